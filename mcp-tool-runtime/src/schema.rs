@@ -1,0 +1,367 @@
+//! `inputSchema` and `outputSchema`, generated with schemars as JSON Schema 2020-12.
+//!
+//! Outputs use schemars' serialize contract and inputs its deserialize contract, so every serde
+//! attribute on a type shapes its payload and its schema alike. No `$schema` key is written:
+//! 2020-12 is MCP's default dialect, and strict clients reject a draft-07 one.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, SchemaGenerator};
+use serde_json::{Map, Value, json};
+
+use crate::structured::{self, Shape};
+
+/// A JSON Schema object, shared: schemas are built once and handed out by reference.
+pub type SchemaObject = Arc<Map<String, Value>>;
+
+/// An output schema and the [`Shape`] its payloads are served in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputSchema {
+    /// The schema advertised as the tool's `outputSchema`. Its root is always `"type": "object"`.
+    pub schema: SchemaObject,
+    /// Whether payloads are served as is or wrapped under `result`.
+    pub shape: Shape,
+}
+
+fn settings() -> SchemaSettings {
+    SchemaSettings::draft2020_12().with(|s| s.meta_schema = None)
+}
+
+fn generator_for_output() -> SchemaGenerator {
+    settings().for_serialize().into_generator()
+}
+
+fn generator_for_input() -> SchemaGenerator {
+    settings().for_deserialize().into_generator()
+}
+
+type Cache = RwLock<HashMap<(TypeId, bool), OutputSchema>>;
+
+/// The `outputSchema` for tools returning `T`, generated once per type and process.
+///
+/// The root is always `"type": "object"`, as MCP 2025-06-18 and 2025-11-25 require: a type whose
+/// schema is not an object (a `Vec`, a scalar, an enum, ...) is wrapped as
+/// `{"type": "object", "properties": {"result": ...}, "required": ["result"]}` and marked with
+/// [`WRAPPED_MARKER`](crate::WRAPPED_MARKER). With `may_be_empty`, the schema also admits the
+/// `{}` a tool serves when it returns nothing, while any other object must still match `T`.
+///
+/// ```
+/// use mcp_tool_runtime::{output_schema, Shape};
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Invoice { number: String }
+///
+/// let invoice = output_schema::<Invoice>(false);
+/// assert_eq!(invoice.shape, Shape::Object);
+/// assert_eq!(invoice.schema["type"], "object");
+///
+/// let list = output_schema::<Vec<Invoice>>(false);
+/// assert_eq!(list.shape, Shape::Wrapped);
+/// assert_eq!(list.schema["required"], serde_json::json!(["result"]));
+/// ```
+pub fn output_schema<T: JsonSchema + ?Sized + 'static>(may_be_empty: bool) -> OutputSchema {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (TypeId::of::<T>(), may_be_empty);
+    if let Some(hit) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let root = generator_for_output().into_root_schema_for::<T>();
+    let built = build_output_schema(root.to_value(), may_be_empty);
+    cache
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert(built)
+        .clone()
+}
+
+/// Turns a type's root schema into an MCP output schema. Public within the crate so tests and
+/// hand-declared tools can run any schema through the same rules.
+pub(crate) fn build_output_schema(root: Value, may_be_empty: bool) -> OutputSchema {
+    let mut root = match root {
+        Value::Object(map) => map,
+        // `true` / `false` schemas (serde_json::Value, `!`): any value, wrapped.
+        other => {
+            let mut map = Map::new();
+            if other == Value::Bool(false) {
+                map.insert("not".to_owned(), json!({}));
+            }
+            map
+        }
+    };
+    detach_root(&mut root);
+    follow_root_ref(&mut root);
+
+    if is_null_schema(&root) {
+        return OutputSchema {
+            schema: Arc::new(structured::nothing_schema()),
+            shape: Shape::Object,
+        };
+    }
+    let may_be_empty = may_be_empty || admits_null(&root);
+    let shape = Shape::of_schema(&root);
+    let mut schema = shape.output_schema(root);
+    if may_be_empty {
+        schema = structured::admit_nothing(schema);
+    }
+    OutputSchema {
+        schema: Arc::new(schema),
+        shape,
+    }
+}
+
+/// schemars writes a root type's references to itself as `"$ref": "#"`. Wrapping the root would
+/// retarget those, so the root moves into `$defs` first and the references follow it.
+fn detach_root(root: &mut Map<String, Value>) {
+    fn refers_to_root(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => map.iter().any(|(k, v)| {
+                (k == "$ref" && v.as_str() == Some("#")) || refers_to_root(v)
+            }),
+            Value::Array(items) => items.iter().any(refers_to_root),
+            _ => false,
+        }
+    }
+    fn retarget(value: &mut Value, target: &str) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if k == "$ref" && v.as_str() == Some("#") {
+                        *v = Value::String(target.to_owned());
+                    } else {
+                        retarget(v, target);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| retarget(v, target)),
+            _ => {}
+        }
+    }
+    if !refers_to_root(&Value::Object(root.clone())) {
+        return;
+    }
+    let mut defs = match root.remove("$defs") {
+        Some(Value::Object(defs)) => defs,
+        _ => Map::new(),
+    };
+    let base = root
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or("Root")
+        .to_owned();
+    let mut name = base.clone();
+    let mut n = 1;
+    while defs.contains_key(&name) {
+        n += 1;
+        name = format!("{base}{n}");
+    }
+    let target = format!("#/$defs/{name}");
+    let mut body = Value::Object(std::mem::take(root));
+    retarget(&mut body, &target);
+    for def in defs.values_mut() {
+        retarget(def, &target);
+    }
+    *root = body.as_object().cloned().unwrap_or_default();
+    defs.insert(name, body);
+    root.insert("$defs".to_owned(), Value::Object(defs));
+}
+
+/// A root that is only `{"$ref": "#/$defs/X"}` is replaced by what it points at, so an object type
+/// behind a reference still gets an object root.
+fn follow_root_ref(root: &mut Map<String, Value>) {
+    let Some(target) = root.get("$ref").and_then(Value::as_str) else {
+        return;
+    };
+    let Some(name) = target.strip_prefix("#/$defs/") else {
+        return;
+    };
+    let Some(Value::Object(def)) = root.get("$defs").and_then(|d| d.get(name)).cloned() else {
+        return;
+    };
+    root.remove("$ref");
+    for (k, v) in def {
+        root.entry(k).or_insert(v);
+    }
+}
+
+fn is_null_schema(root: &Map<String, Value>) -> bool {
+    root.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// Whether a root schema lets the payload be `null`, which the nothing rule serves as `{}`.
+fn admits_null(root: &Map<String, Value>) -> bool {
+    let type_allows_null = match root.get("type") {
+        None => !root.keys().any(|k| is_constraint(k)),
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        Some(_) => false,
+    };
+    let branch_allows_null = ["anyOf", "oneOf"].iter().any(|k| {
+        root.get(*k).and_then(Value::as_array).is_some_and(|branches| {
+            branches
+                .iter()
+                .any(|b| b.as_object().is_some_and(|b| b.get("type") == Some(&json!("null"))))
+        })
+    });
+    type_allows_null || branch_allows_null
+}
+
+fn is_constraint(keyword: &str) -> bool {
+    !matches!(
+        keyword,
+        "title" | "description" | "$defs" | "$comment" | "examples" | "default" | "deprecated"
+    )
+}
+
+/// The input schema of a tool that takes one argument struct `T`: its fields are the arguments.
+///
+/// `"additionalProperties": false` is set at the root (unknown arguments are refused). Generated
+/// once per type and process.
+///
+/// ```
+/// use mcp_tool_runtime::input_schema_of;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NewInvoice {
+///     /// Who pays.
+///     customer: String,
+/// }
+///
+/// let schema = input_schema_of::<NewInvoice>();
+/// assert_eq!(schema["additionalProperties"], false);
+/// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
+/// ```
+pub fn input_schema_of<T: JsonSchema + ?Sized + 'static>() -> SchemaObject {
+    static CACHE: OnceLock<RwLock<HashMap<TypeId, SchemaObject>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&TypeId::of::<T>())
+    {
+        return hit.clone();
+    }
+    let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    follow_root_ref(&mut root);
+    root.entry("type").or_insert_with(|| json!("object"));
+    root.insert("additionalProperties".to_owned(), Value::Bool(false));
+    let built = Arc::new(root);
+    cache
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(TypeId::of::<T>())
+        .or_insert(built)
+        .clone()
+}
+
+/// Builds the input schema of a tool whose parameters are the arguments, one property each.
+///
+/// ```
+/// use mcp_tool_runtime::InputSchemaBuilder;
+///
+/// let mut schema = InputSchemaBuilder::new();
+/// schema.param::<String>("number", Some("The invoice number."), true);
+/// schema.param::<Option<u32>>("limit", None, false);
+/// let schema = schema.finish();
+/// assert_eq!(schema["required"], serde_json::json!(["number"]));
+/// assert_eq!(schema["properties"]["number"]["description"], "The invoice number.");
+/// assert_eq!(schema["additionalProperties"], false);
+/// ```
+pub struct InputSchemaBuilder {
+    generator: SchemaGenerator,
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+}
+
+impl Default for InputSchemaBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl InputSchemaBuilder {
+    /// An input schema with no arguments yet: `{"type": "object", "additionalProperties": false}`.
+    pub fn new() -> Self {
+        InputSchemaBuilder {
+            generator: generator_for_input(),
+            properties: Map::new(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Adds the argument `name` of type `T`.
+    pub fn param<T: JsonSchema + ?Sized>(
+        &mut self,
+        name: &str,
+        description: Option<&str>,
+        required: bool,
+    ) -> &mut Self {
+        let mut schema = self.generator.subschema_for::<T>().to_value();
+        if let (Some(description), Value::Object(map)) = (description, &mut schema) {
+            map.insert("description".to_owned(), description.into());
+        }
+        self.properties.insert(name.to_owned(), schema);
+        if required {
+            self.required.push(name.into());
+        }
+        self
+    }
+
+    /// The finished schema.
+    pub fn finish(mut self) -> Map<String, Value> {
+        let mut root = Map::new();
+        root.insert("type".to_owned(), "object".into());
+        if !self.properties.is_empty() {
+            root.insert("properties".to_owned(), Value::Object(self.properties));
+        }
+        if !self.required.is_empty() {
+            root.insert("required".to_owned(), Value::Array(self.required));
+        }
+        root.insert("additionalProperties".to_owned(), false.into());
+        let defs = self.generator.take_definitions(true);
+        if !defs.is_empty() {
+            root.insert("$defs".to_owned(), Value::Object(defs));
+        }
+        root
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_root_reference_to_an_object_is_inlined() {
+        let schema = build_output_schema(
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {}}}}),
+            false,
+        );
+        assert_eq!(schema.shape, Shape::Object);
+        assert_eq!(schema.schema["type"], "object");
+    }
+
+    #[test]
+    fn a_root_reference_to_a_non_object_is_wrapped() {
+        let schema = build_output_schema(
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "string"}}}),
+            false,
+        );
+        assert_eq!(schema.shape, Shape::Wrapped);
+        assert_eq!(schema.schema["properties"]["result"]["type"], "string");
+        assert!(schema.schema["$defs"]["A"].is_object());
+    }
+
+    #[test]
+    fn the_any_schema_admits_nothing_and_is_wrapped() {
+        let schema = build_output_schema(json!(true), false);
+        assert_eq!(schema.shape, Shape::Wrapped);
+        assert!(schema.schema["anyOf"].is_array());
+    }
+}

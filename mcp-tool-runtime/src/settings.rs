@@ -1,0 +1,132 @@
+//! The structured-output settings: server-wide defaults, per-tool overrides, and MCP's
+//! asymmetric rule that joins them.
+
+use crate::result::ContentKind;
+
+/// Server-wide defaults for the two halves of structured output.
+///
+/// ```
+/// use mcp_tool_runtime::ServerDefaults;
+///
+/// let defaults = ServerDefaults::default();
+/// assert!(defaults.include_structured_content && defaults.include_output_schema);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerDefaults {
+    /// Put payloads in `structuredContent` (default on).
+    pub include_structured_content: bool,
+    /// Advertise an `outputSchema` in `tools/list` (default on).
+    pub include_output_schema: bool,
+}
+
+impl Default for ServerDefaults {
+    fn default() -> Self {
+        ServerDefaults {
+            include_structured_content: true,
+            include_output_schema: true,
+        }
+    }
+}
+
+/// A tool's own structured-output flags: each unset (`None`, defer to the server), on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolFlags {
+    /// `include_structured_content` as the tool declared it.
+    pub include_structured_content: Option<bool>,
+    /// `include_output_schema` as the tool declared it.
+    pub include_output_schema: Option<bool>,
+}
+
+/// Where a resolved value came from, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The tool's own declaration.
+    Tool,
+    /// The server default.
+    ServerDefault,
+    /// The tool's content kind, which carries no structured content.
+    ContentKind,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Origin::Tool => "set by the tool",
+            Origin::ServerDefault => "the server default",
+            Origin::ContentKind => "fixed by its content kind",
+        })
+    }
+}
+
+/// The decision for one tool: whether it sends `structuredContent` and advertises `outputSchema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    /// Whether results carry `structuredContent`.
+    pub include_structured_content: bool,
+    /// Whether the `tools/list` entry carries `outputSchema`.
+    pub include_output_schema: bool,
+}
+
+/// A resolution that would advertise an `outputSchema` while omitting `structuredContent`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "tool `{tool}` would advertise an `outputSchema` ({schema_origin}) but omit `structuredContent` \
+     ({content_origin}); MCP requires a tool with an output schema to return structured content \
+     that conforms to it. Turn structured content on, or output schemas off, for this tool or for \
+     the server"
+)]
+pub struct AsymmetricRuleViolation {
+    /// The tool.
+    pub tool: String,
+    /// Where `include_output_schema = true` came from.
+    pub schema_origin: Origin,
+    /// Where `include_structured_content = false` came from.
+    pub content_origin: Origin,
+}
+
+/// Resolves a tool's flags against the server defaults, and checks MCP's asymmetric rule: a tool
+/// that advertises an `outputSchema` MUST return conforming `structuredContent` (the reverse is
+/// allowed). Image and audio tools carry no structured content, so never advertise a schema.
+///
+/// ```
+/// use mcp_tool_runtime::{resolve, ContentKind, ServerDefaults, ToolFlags};
+///
+/// let server = ServerDefaults { include_structured_content: false, include_output_schema: true };
+/// let tool = ToolFlags::default();
+/// let err = resolve("get_invoice", tool, server, ContentKind::Text).unwrap_err();
+/// assert!(err.to_string().contains("`get_invoice`"));
+///
+/// let tool = ToolFlags { include_structured_content: Some(true), ..ToolFlags::default() };
+/// assert!(resolve("get_invoice", tool, server, ContentKind::Text).is_ok());
+/// ```
+pub fn resolve(
+    tool: &str,
+    flags: ToolFlags,
+    server: ServerDefaults,
+    kind: ContentKind,
+) -> Result<Resolved, AsymmetricRuleViolation> {
+    if !kind.carries_structured_content() {
+        return Ok(Resolved {
+            include_structured_content: false,
+            include_output_schema: false,
+        });
+    }
+    let pick = |own: Option<bool>, default: bool| match own {
+        Some(value) => (value, Origin::Tool),
+        None => (default, Origin::ServerDefault),
+    };
+    let (structured, content_origin) =
+        pick(flags.include_structured_content, server.include_structured_content);
+    let (schema, schema_origin) = pick(flags.include_output_schema, server.include_output_schema);
+    if schema && !structured {
+        return Err(AsymmetricRuleViolation {
+            tool: tool.to_owned(),
+            schema_origin,
+            content_origin,
+        });
+    }
+    Ok(Resolved {
+        include_structured_content: structured,
+        include_output_schema: schema,
+    })
+}

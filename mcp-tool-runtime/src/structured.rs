@@ -1,0 +1,128 @@
+//! The rules that tie a tool's `structuredContent` to its `outputSchema`.
+//!
+//! Each rule lives here once, and both sides call it: [`crate::schema`] when it builds an
+//! `outputSchema`, [`crate::result`] when it builds a `structuredContent`. So the schema a tool
+//! advertises and the payload it sends can never disagree about them.
+//!
+//! - *Nothing*: a payload with nothing to present (`None`, `()`) is served as `{}`.
+//! - *Wrapping*: a payload whose type is not a JSON object is served as `{"result": <value>}`,
+//!   because MCP up to 2025-11-25 requires an object at the root of both halves.
+
+use serde_json::{Map, Value, json};
+
+/// The property that carries a wrapped, non-object result.
+pub const RESULT_KEY: &str = "result";
+
+/// The schema keyword set on a wrapped output schema, so tooling can tell the `result` property
+/// was added by this toolkit and unwrap it.
+pub const WRAPPED_MARKER: &str = "x-mcp-wrapped";
+
+/// Whether a tool's structured result is its payload as is, or wrapped as `{"result": ...}`.
+///
+/// Decided once per output type, from its schema ([`Shape::of_schema`]); a payload built without
+/// a known type is decided from its value ([`Shape::of_value`]).
+///
+/// ```
+/// use mcp_tool_runtime::Shape;
+/// use serde_json::json;
+///
+/// assert_eq!(Shape::of_value(&json!({"id": 7})), Shape::Object);
+/// assert_eq!(Shape::of_value(&json!([1, 2])), Shape::Wrapped);
+/// assert_eq!(Shape::Wrapped.structured(json!([1, 2])), json!({"result": [1, 2]}));
+/// assert_eq!(Shape::Object.structured(json!(null)), json!({}));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shape {
+    /// The payload is a JSON object and is served as is.
+    #[default]
+    Object,
+    /// The payload is served as `{"result": <payload>}`.
+    Wrapped,
+}
+
+impl Shape {
+    /// The shape of a payload whose type is unknown: objects as they are, anything else wrapped.
+    pub fn of_value(value: &Value) -> Shape {
+        if value.is_object() {
+            Shape::Object
+        } else {
+            Shape::Wrapped
+        }
+    }
+
+    /// The shape of a type, from its root schema: wrapped unless the root is `"type": "object"`.
+    pub fn of_schema(root: &Map<String, Value>) -> Shape {
+        if root.get("type").and_then(Value::as_str) == Some("object") {
+            Shape::Object
+        } else {
+            Shape::Wrapped
+        }
+    }
+
+    /// The `structuredContent` for a payload value: the nothing rule, then the wrapping rule.
+    pub fn structured(self, payload: Value) -> Value {
+        if is_nothing(&payload) {
+            return nothing();
+        }
+        match self {
+            Shape::Object if payload.is_object() => payload,
+            _ => json!({ RESULT_KEY: payload }),
+        }
+    }
+
+    /// The output schema for a type's root schema: as is, or wrapped under `result`.
+    pub(crate) fn output_schema(self, mut root: Map<String, Value>) -> Map<String, Value> {
+        match self {
+            Shape::Object => root,
+            Shape::Wrapped => {
+                let defs = root.remove("$defs");
+                let mut wrapped = json!({
+                    "type": "object",
+                    "properties": { RESULT_KEY: Value::Object(root) },
+                    "required": [RESULT_KEY],
+                    WRAPPED_MARKER: true,
+                });
+                if let Some(defs) = defs {
+                    wrapped["$defs"] = defs;
+                }
+                into_map(wrapped)
+            }
+        }
+    }
+}
+
+/// The nothing rule, payload side: `null` (from `None` or `()`) has nothing to present.
+pub(crate) fn is_nothing(payload: &Value) -> bool {
+    payload.is_null()
+}
+
+/// What a payload with nothing to present is served as.
+pub(crate) fn nothing() -> Value {
+    Value::Object(Map::new())
+}
+
+/// The nothing rule, schema side: the schema of a type that only ever serializes as nothing.
+pub(crate) fn nothing_schema() -> Map<String, Value> {
+    into_map(json!({"type": "object", "maxProperties": 0}))
+}
+
+/// The nothing rule, schema side: let an object schema also admit the `{}` served for nothing,
+/// while any other object must still satisfy the original schema.
+pub(crate) fn admit_nothing(mut root: Map<String, Value>) -> Map<String, Value> {
+    let defs = root.remove("$defs");
+    let mut schema = json!({
+        "type": "object",
+        "anyOf": [nothing_schema(), Value::Object(root)],
+    });
+    if let Some(defs) = defs {
+        schema["$defs"] = defs;
+    }
+    into_map(schema)
+}
+
+fn into_map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("built from an object literal"),
+    }
+}

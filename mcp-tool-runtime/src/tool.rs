@@ -1,0 +1,360 @@
+//! What a tool is to the runtime: a declaration, and a way to call it.
+//!
+//! `#[mcp_tool]` implements [`Tool`] for the functions it annotates, but nothing here knows the
+//! macro exists: a tool written by hand is served exactly the same way.
+
+use std::any::{Any, TypeId, type_name};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::result::{ContentKind, ResultOptions, ToolResult, build_tool_result, describe};
+use crate::schema::{OutputSchema, SchemaObject};
+use crate::settings::ToolFlags;
+
+/// A boxed future, as [`Tool::call`] returns.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Hints about a tool's behaviour, the `annotations` of its `tools/list` entry.
+///
+/// ```
+/// use mcp_tool_runtime::ToolAnnotations;
+///
+/// let hints = ToolAnnotations { read_only_hint: Some(true), ..Default::default() };
+/// assert_eq!(serde_json::to_value(&hints).unwrap(), serde_json::json!({"readOnlyHint": true}));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not modify its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling the tool again with the same arguments has no further effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// A `tools/list` entry, with MCP's wire names.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_tool_runtime::ToolDefinition;
+///
+/// let entry = ToolDefinition {
+///     name: "ping".into(),
+///     title: None,
+///     description: Some("Answers pong.".into()),
+///     input_schema: Arc::new(serde_json::from_str(r#"{"type":"object"}"#).unwrap()),
+///     output_schema: None,
+///     annotations: None,
+///     meta: Default::default(),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&entry).unwrap(),
+///     serde_json::json!({"name": "ping", "description": "Answers pong.", "inputSchema": {"type": "object"}})
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolDefinition {
+    /// The tool's name: 1 to 64 characters of `A-Za-z0-9_.-`.
+    pub name: Cow<'static, str>,
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<Cow<'static, str>>,
+    /// What the tool does, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Cow<'static, str>>,
+    /// The arguments the tool takes.
+    #[serde(rename = "inputSchema")]
+    pub input_schema: SchemaObject,
+    /// The `structuredContent` the tool returns, when it advertises one.
+    #[serde(
+        rename = "outputSchema",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_schema: Option<SchemaObject>,
+    /// Hints about the tool's behaviour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
+    /// Metadata. Omitted when empty.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Map::is_empty")]
+    pub meta: Map<String, Value>,
+}
+
+/// A state type a tool needs from its toolbox.
+#[derive(Debug, Clone, Copy)]
+pub struct StateRequirement {
+    /// The type's id.
+    pub id: fn() -> TypeId,
+    /// The type's name, for messages.
+    pub type_name: &'static str,
+}
+
+impl StateRequirement {
+    /// The requirement for state of type `S`.
+    pub fn of<S: Any>() -> Self {
+        StateRequirement {
+            id: TypeId::of::<S>,
+            type_name: type_name::<S>(),
+        }
+    }
+}
+
+/// Everything about a tool that is known before it is called.
+///
+/// ```
+/// use mcp_tool_runtime::{ToolDeclaration, ContentKind};
+///
+/// let declaration = ToolDeclaration::new("render_chart")
+///     .description("Draws the chart as PNG.")
+///     .content_kind(ContentKind::Image)
+///     .mime_type("image/png");
+/// assert_eq!(declaration.name, "render_chart");
+/// ```
+#[derive(Debug, Clone)]
+pub struct ToolDeclaration {
+    /// The tool's name.
+    pub name: Cow<'static, str>,
+    /// A human-readable title.
+    pub title: Option<Cow<'static, str>>,
+    /// What the tool does.
+    pub description: Option<Cow<'static, str>>,
+    /// Behaviour hints.
+    pub annotations: Option<ToolAnnotations>,
+    /// The tool's own structured-output flags.
+    pub flags: ToolFlags,
+    /// What the payload becomes.
+    pub content_kind: ContentKind,
+    /// The `mimeType` of image and audio blocks.
+    pub mime_type: Option<Cow<'static, str>>,
+    /// Builds the `inputSchema` (called once, at registration).
+    pub input_schema: fn() -> SchemaObject,
+    /// Builds the `outputSchema` (called once, at registration); `None` when the payload has no
+    /// JSON schema (media, blocks).
+    pub output_schema: Option<fn() -> OutputSchema>,
+    /// State the toolbox must hold for this tool.
+    pub state: Cow<'static, [StateRequirement]>,
+}
+
+fn no_arguments() -> SchemaObject {
+    Arc::new(crate::schema::InputSchemaBuilder::new().finish())
+}
+
+impl ToolDeclaration {
+    /// A text tool that takes no arguments and advertises no output schema.
+    pub fn new(name: impl Into<Cow<'static, str>>) -> Self {
+        ToolDeclaration {
+            name: name.into(),
+            title: None,
+            description: None,
+            annotations: None,
+            flags: ToolFlags::default(),
+            content_kind: ContentKind::Text,
+            mime_type: None,
+            input_schema: no_arguments,
+            output_schema: None,
+            state: Cow::Borrowed(&[]),
+        }
+    }
+
+    /// Sets [`description`](Self::description).
+    pub fn description(mut self, text: impl Into<Cow<'static, str>>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// Sets [`content_kind`](Self::content_kind).
+    pub fn content_kind(mut self, kind: ContentKind) -> Self {
+        self.content_kind = kind;
+        self
+    }
+
+    /// Sets [`mime_type`](Self::mime_type).
+    pub fn mime_type(mut self, mime_type: impl Into<Cow<'static, str>>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// Sets [`input_schema`](Self::input_schema).
+    pub fn input_schema(mut self, build: fn() -> SchemaObject) -> Self {
+        self.input_schema = build;
+        self
+    }
+
+    /// Sets [`output_schema`](Self::output_schema).
+    pub fn output_schema(mut self, build: fn() -> OutputSchema) -> Self {
+        self.output_schema = Some(build);
+        self
+    }
+
+    /// Sets [`flags`](Self::flags).
+    pub fn flags(mut self, flags: ToolFlags) -> Self {
+        self.flags = flags;
+        self
+    }
+}
+
+/// A tool the runtime can list and call.
+///
+/// `#[mcp_tool]` implements it; implement it by hand for tools whose shape is only known at run
+/// time.
+///
+/// ```
+/// use mcp_tool_runtime::{BoxFuture, Tool, ToolCall, ToolDeclaration, ToolResult, Toolbox};
+///
+/// struct Ping;
+///
+/// impl Tool for Ping {
+///     fn declaration(&self) -> ToolDeclaration {
+///         ToolDeclaration::new("ping").description("Answers pong.")
+///     }
+///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
+///         Box::pin(async move { call.finish(&"pong") })
+///     }
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(Ping).unwrap();
+/// assert_eq!(toolbox.list_tools()[0].name, "ping");
+/// ```
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's declaration, read once at registration.
+    fn declaration(&self) -> ToolDeclaration;
+
+    /// Calls the tool. Unknown arguments were already refused by the toolbox.
+    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult>;
+}
+
+/// The state a toolbox holds for its tools, one value per type.
+#[derive(Default, Clone)]
+pub struct State {
+    values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("values", &self.values.len())
+            .finish()
+    }
+}
+
+impl State {
+    pub(crate) fn insert<S: Any + Send + Sync>(&mut self, value: S) {
+        self.values.insert(TypeId::of::<S>(), Arc::new(value));
+    }
+
+    pub(crate) fn contains(&self, id: TypeId) -> bool {
+        self.values.contains_key(&id)
+    }
+
+    /// The state of type `S`, if the toolbox holds one.
+    pub fn get<S: Any + Send + Sync>(&self) -> Option<&S> {
+        self.values.get(&TypeId::of::<S>())?.downcast_ref()
+    }
+}
+
+/// One call of a tool: its arguments, its resolved result options and the toolbox's state.
+#[derive(Debug)]
+pub struct ToolCall<'a> {
+    /// The call's arguments (`{}` when the client sent none).
+    pub arguments: Map<String, Value>,
+    /// How results of this tool are built, resolved at registration.
+    pub options: &'a ResultOptions,
+    /// The toolbox's state.
+    pub state: &'a State,
+}
+
+impl<'a> ToolCall<'a> {
+    /// The argument `name`, deserialized as `T`.
+    ///
+    /// A missing argument is read as `null`, so an `Option` argument is `None`; with `required`,
+    /// a missing one is an error instead. Errors are `isError` results naming the argument.
+    pub fn argument<T: DeserializeOwned>(&self, name: &str, required: bool) -> Result<T, ToolResult> {
+        let value = match self.arguments.get(name) {
+            Some(value) => value,
+            None if required => {
+                return Err(ToolResult::error(format!(
+                    "missing required argument `{name}` of tool `{}`",
+                    self.options.tool_name
+                )));
+            }
+            None => &Value::Null,
+        };
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let at = e.path().to_string();
+            let place = if at == "." || at.is_empty() {
+                format!("`{name}`")
+            } else {
+                format!("`{name}` at `{name}.{at}`")
+            };
+            ToolResult::error(format!(
+                "invalid argument {place} of tool `{}`: {} (got {})",
+                self.options.tool_name,
+                e.inner(),
+                describe(value)
+            ))
+        })
+    }
+
+    /// All arguments deserialized as one argument struct `T`.
+    pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
+        let map = Value::Object(self.arguments.clone());
+        serde_path_to_error::deserialize(&map).map_err(|e| {
+            let at = e.path().to_string();
+            let place = if at == "." || at.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{at}`")
+            };
+            ToolResult::error(format!(
+                "invalid arguments of tool `{}`{place}: {}",
+                self.options.tool_name,
+                e.inner()
+            ))
+        })
+    }
+
+    /// The toolbox's state of type `S`.
+    ///
+    /// Registration refuses a tool whose declared state is missing, so for a declared requirement
+    /// this is an error only for hand-written tools that did not declare it.
+    pub fn state<S: Any + Send + Sync>(&self) -> Result<&'a S, ToolResult> {
+        self.state.get::<S>().ok_or_else(|| {
+            ToolResult::error(format!(
+                "tool `{}` needs state of type `{}`, which its toolbox does not hold",
+                self.options.tool_name,
+                type_name::<S>()
+            ))
+        })
+    }
+
+    /// The result for a returned payload.
+    pub fn finish<T: Serialize + ?Sized>(&self, payload: &T) -> ToolResult {
+        build_tool_result(payload, self.options)
+    }
+
+    /// The result for a returned error: its message as text, `isError: true`.
+    pub fn fail(&self, error: impl Display) -> ToolResult {
+        let mut result = ToolResult::error(error.to_string());
+        result.meta = self.options.meta.clone();
+        result
+    }
+}

@@ -1,0 +1,289 @@
+//! The toolbox: tools registered once, then listed and called.
+
+use std::any::Any;
+use std::collections::{BTreeSet, HashMap};
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt as _;
+use serde_json::{Map, Value};
+
+use crate::result::{ResultOptions, ToolResult, describe};
+use crate::settings::{AsymmetricRuleViolation, ServerDefaults, resolve};
+use crate::tool::{State, Tool, ToolCall, ToolDefinition};
+
+/// Why a tool could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistrationError {
+    /// Two tools with one name.
+    #[error("a tool named `{0}` is already registered; tool names must be unique, give one a `name = \"...\"`")]
+    DuplicateName(String),
+    /// A name MCP clients reject.
+    #[error("tool name `{name}` is invalid: {reason}; use 1 to 64 characters of A-Z a-z 0-9 _ - .")]
+    InvalidName {
+        /// The name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The settings would break MCP's asymmetric rule.
+    #[error(transparent)]
+    AsymmetricRule(#[from] AsymmetricRuleViolation),
+    /// The tool needs state the toolbox does not hold.
+    #[error(
+        "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"
+    )]
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The state's type.
+        type_name: &'static str,
+    },
+}
+
+/// `tools/call` named a tool the toolbox does not have (a JSON-RPC error, -32602, in MCP).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool `{name}`")]
+pub struct UnknownTool {
+    /// The name that was asked for.
+    pub name: String,
+}
+
+/// Checks a tool name against what MCP clients accept: 1 to 64 characters of `A-Za-z0-9_.-`.
+///
+/// ```
+/// use mcp_tool_runtime::validate_tool_name;
+/// assert!(validate_tool_name("get_invoice.v2").is_ok());
+/// assert!(validate_tool_name("get invoice").is_err());
+/// ```
+pub fn validate_tool_name(name: &str) -> Result<(), RegistrationError> {
+    let reason = if name.is_empty() {
+        Some("it is empty".to_owned())
+    } else if name.chars().count() > 64 {
+        Some(format!("it is {} characters long", name.chars().count()))
+    } else {
+        name.chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .map(|c| format!("it contains {c:?}"))
+    };
+    match reason {
+        Some(reason) => Err(RegistrationError::InvalidName {
+            name: name.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+struct Registered {
+    tool: Box<dyn Tool>,
+    options: ResultOptions,
+    /// The argument names the input schema allows, when it refuses any other.
+    known_arguments: Option<BTreeSet<String>>,
+}
+
+/// A set of tools served together, with the server-wide structured-output defaults.
+///
+/// Everything that depends on the defaults is decided here once, at registration: the asymmetric
+/// rule is checked, schemas are built and the `tools/list` entries cached. A request does no
+/// schema work.
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_tool, Toolbox};
+///
+/// /// Adds two numbers.
+/// #[mcp_tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(add::tool()).unwrap();
+/// let result = toolbox
+///     .call_tool("add", serde_json::json!({"a": 2, "b": 3}))
+///     .await
+///     .unwrap();
+/// assert_eq!(result.structured_content, Some(serde_json::json!({"result": 5})));
+/// # });
+/// ```
+#[derive(Default)]
+pub struct Toolbox {
+    defaults: ServerDefaults,
+    max_result_bytes: Option<usize>,
+    state: State,
+    /// Sorted by name: the `tools/list` order.
+    definitions: Vec<ToolDefinition>,
+    tools: HashMap<String, Registered>,
+}
+
+impl std::fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("defaults", &self.defaults)
+            .field("tools", &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Toolbox {
+    /// An empty toolbox with the default settings (structured content and output schemas on).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty toolbox with these server-wide defaults.
+    pub fn with_defaults(defaults: ServerDefaults) -> Self {
+        Toolbox {
+            defaults,
+            ..Self::default()
+        }
+    }
+
+    /// Refuses results larger than `limit` bytes (the whole encoded result) with an `isError`
+    /// result; applies to tools registered after this call.
+    pub fn set_max_result_bytes(&mut self, limit: usize) -> &mut Self {
+        self.max_result_bytes = Some(limit);
+        self
+    }
+
+    /// Adds state that tools take as a `#[state]` parameter; one value per type.
+    pub fn insert_state<S: Any + Send + Sync>(&mut self, value: S) -> &mut Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// Registers a tool: resolves its settings against the server defaults, checks the
+    /// asymmetric rule and its name, builds its `tools/list` entry.
+    ///
+    /// # Errors
+    /// A duplicate or invalid name, a resolution that would advertise an `outputSchema` without
+    /// `structuredContent`, or state the tool needs and the toolbox lacks.
+    pub fn register(&mut self, tool: impl Tool) -> Result<&mut Self, RegistrationError> {
+        let declaration = tool.declaration();
+        let name = declaration.name.to_string();
+        validate_tool_name(&name)?;
+        if self.tools.contains_key(&name) {
+            return Err(RegistrationError::DuplicateName(name));
+        }
+        let resolved = resolve(
+            &name,
+            declaration.flags,
+            self.defaults,
+            declaration.content_kind,
+        )?;
+        if let Some(missing) = declaration
+            .state
+            .iter()
+            .find(|need| !self.state.contains((need.id)()))
+        {
+            return Err(RegistrationError::MissingState {
+                tool: name,
+                type_name: missing.type_name,
+            });
+        }
+
+        let output = declaration.output_schema.map(|build| build());
+        let input_schema = (declaration.input_schema)();
+        let known_arguments = (input_schema.get("additionalProperties") == Some(&Value::Bool(false)))
+            .then(|| {
+                input_schema
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default()
+            });
+        let options = ResultOptions {
+            tool_name: declaration.name.clone(),
+            is_error: false,
+            include_structured_content: resolved.include_structured_content,
+            meta: Map::new(),
+            content_kind: declaration.content_kind,
+            mime_type: declaration.mime_type.clone(),
+            max_result_bytes: self.max_result_bytes,
+            shape: output.as_ref().map(|o| o.shape),
+        };
+        let definition = ToolDefinition {
+            name: declaration.name,
+            title: declaration.title,
+            description: declaration.description,
+            input_schema,
+            output_schema: output
+                .filter(|_| resolved.include_output_schema)
+                .map(|o| o.schema),
+            annotations: declaration.annotations,
+            meta: Map::new(),
+        };
+        let at = self
+            .definitions
+            .partition_point(|d| d.name.as_ref() < name.as_str());
+        self.definitions.insert(at, definition);
+        self.tools.insert(
+            name,
+            Registered {
+                tool: Box::new(tool),
+                options,
+                known_arguments,
+            },
+        );
+        Ok(self)
+    }
+
+    /// The `tools/list` entries, sorted by name. Built at registration; nothing is computed here.
+    pub fn list_tools(&self) -> &[ToolDefinition] {
+        &self.definitions
+    }
+
+    /// Calls the tool `name` with `arguments` (a JSON object, or `null` for none).
+    ///
+    /// Everything that goes wrong inside the call (bad arguments, an error the tool returns, a
+    /// panic, a payload that cannot be sent) is an `isError` result naming the problem.
+    ///
+    /// # Errors
+    /// Only an unknown tool, which MCP answers with a JSON-RPC error rather than a result.
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<ToolResult, UnknownTool> {
+        let Some(registered) = self.tools.get(name) else {
+            return Err(UnknownTool {
+                name: name.to_owned(),
+            });
+        };
+        let arguments = match arguments {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => {
+                return Ok(ToolResult::error(format!(
+                    "the arguments of tool `{name}` must be a JSON object, got {}",
+                    describe(&other)
+                )));
+            }
+        };
+        if let Some(known) = &registered.known_arguments
+            && let Some(unknown) = arguments.keys().find(|k| !known.contains(*k))
+        {
+            let expected = if known.is_empty() {
+                "it takes no arguments".to_owned()
+            } else {
+                let names: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                format!("expected one of: {}", names.join(", "))
+            };
+            return Ok(ToolResult::error(format!(
+                "unknown argument `{unknown}` for tool `{name}`; {expected}"
+            )));
+        }
+        let call = ToolCall {
+            arguments,
+            options: &registered.options,
+            state: &self.state,
+        };
+        let outcome = AssertUnwindSafe(registered.tool.call(call))
+            .catch_unwind()
+            .await;
+        Ok(outcome.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a non-string panic payload".to_owned());
+            ToolResult::error(format!("tool `{name}` panicked: {message}"))
+        }))
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests of the whole toolkit live under `tests/`.
