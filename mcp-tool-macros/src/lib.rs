@@ -1,3 +1,21 @@
+//! The `#[mcp_tool]` attribute. Depend on `mcp-tool-runtime`, which re-exports it and documents
+//! it; this crate is only its implementation.
+//!
+//! The pipeline, one file per stage: [`attr`] and [`ast`] parse the attribute and the function into
+//! a typed model, [`valid`] checks what involves several settings at once, [`expand`] generates.
+//! Every error is collected ([`ctxt::Ctxt`]) and reported at once, beside the user's function.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod symbol;
+mod valid;
+
 use proc_macro::TokenStream;
+
+/// Declares an MCP tool on a function. See the `mcp-tool-runtime` crate for the documentation.
 #[proc_macro_attribute]
-pub fn mcp_tool(_a: TokenStream, i: TokenStream) -> TokenStream { i }
+pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::mcp_tool(args.into(), input.into()).into()
+}

@@ -87,4 +87,10 @@ pub mod __private {
     pub fn assert_argument<T: ::serde::de::DeserializeOwned + ::schemars::JsonSchema>() {}
     /// See [`assert_argument`].
     pub fn assert_output<T: ::serde::Serialize + ::schemars::JsonSchema + ?Sized + 'static>() {}
+    /// See [`assert_argument`].
+    pub fn assert_payload<T: ::serde::Serialize + ?Sized>() {}
+    /// See [`assert_argument`].
+    pub fn assert_error<E: ::core::fmt::Display>() {}
+    /// See [`assert_argument`].
+    pub fn assert_state<S: ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>() {}
 }

@@ -1,0 +1,410 @@
+//! Parses the annotated function into a typed model: its parameters by role, its return type by
+//! shape, its doc comment. The function itself is kept, minus our parameter attributes, so it
+//! can always be emitted unchanged.
+
+use proc_macro2::TokenStream;
+use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
+
+use crate::ctxt::{Ctxt, unknown_key_message};
+use crate::symbol::*;
+
+pub struct Function {
+    /// The user's function, with `#[arg]`, `#[args]` and `#[state]` removed from its parameters.
+    pub item: ItemFn,
+    pub params: Vec<Param>,
+    pub output: Output,
+    pub doc: Option<String>,
+}
+
+pub struct Param {
+    pub ident: Ident,
+    pub ty: Type,
+    pub role: Role,
+}
+
+pub enum Role {
+    /// One property of the input schema.
+    Argument {
+        name: String,
+        description: Option<LitStr>,
+        /// `Option<T>`: may be left out.
+        optional: bool,
+    },
+    /// The whole argument object, as one struct.
+    Args,
+    /// State the toolbox injects: `&S`.
+    State { state: Type },
+}
+
+/// The return type, by how its value is served.
+pub enum Output {
+    /// `()` or no return type: served as `{}`.
+    Unit,
+    /// `T`.
+    Plain(Type),
+    /// `Option<T>` (the whole return type, and `T`).
+    Option { whole: Type, inner: Type },
+    /// `Result<T, E>` and aliases such as `io::Result<T>`: `ok` is the shape of `T`.
+    Result { ok: Box<Output>, err: Option<Type> },
+}
+
+impl Output {
+    /// The type whose schema is the output schema, and whether `{}` must be admitted.
+    pub fn schema_type(&self) -> Option<(&Type, bool)> {
+        match self {
+            Output::Unit => None,
+            Output::Plain(ty) => Some((ty, false)),
+            Output::Option { inner, .. } => Some((inner, true)),
+            Output::Result { ok, .. } => ok.schema_type(),
+        }
+    }
+
+    /// The `Option<T>` this returns, directly or inside a `Result`.
+    pub fn option(&self) -> Option<&Type> {
+        match self {
+            Output::Option { whole, .. } => Some(whole),
+            Output::Result { ok, .. } => ok.option(),
+            _ => None,
+        }
+    }
+}
+
+pub fn parse_item(cx: &mut Ctxt, input: TokenStream) -> Result<ItemFn, TokenStream> {
+    match syn::parse2::<syn::Item>(input.clone()) {
+        Ok(syn::Item::Fn(item)) => Ok(item),
+        Ok(other) => {
+            let what = match &other {
+                syn::Item::Struct(_) => "a struct",
+                syn::Item::Enum(_) => "an enum",
+                syn::Item::Impl(_) => "an impl block",
+                syn::Item::Mod(_) => "a module",
+                syn::Item::Trait(_) => "a trait",
+                syn::Item::Const(_) | syn::Item::Static(_) => "a constant",
+                syn::Item::Type(_) => "a type alias",
+                _ => "this item",
+            };
+            cx.error_at(
+                first_token_span(&other),
+                format!(
+                    "#[mcp_tool] goes on a function, not on {what}; write it on the `fn` that implements the tool"
+                ),
+            );
+            Err(input)
+        }
+        Err(_) => {
+            // Not an item we can parse (a trait method without a body, ...): leave the tokens alone.
+            cx.error_at(
+                proc_macro2::Span::call_site(),
+                "#[mcp_tool] goes on a function with a body",
+            );
+            Err(input)
+        }
+    }
+}
+
+fn first_token_span(item: &syn::Item) -> proc_macro2::Span {
+    use quote::ToTokens;
+    item.to_token_stream()
+        .into_iter()
+        .find(|t| !matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '#'))
+        .map_or_else(proc_macro2::Span::call_site, |t| t.span())
+}
+
+pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
+    let mut params = Vec::new();
+    for input in &mut item.sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => cx.error_spanned_by(
+                &*receiver,
+                "#[mcp_tool] does not support methods: the toolbox calls a tool without an instance. \
+                 Make it a free function and take shared state as a `#[state] name: &YourState` parameter",
+            ),
+            FnArg::Typed(typed) => {
+                let role = param_role(cx, &mut typed.attrs, &typed.ty);
+                let ident = match &*typed.pat {
+                    Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                        pat.ident.clone()
+                    }
+                    other => {
+                        cx.error_spanned_by(
+                            other,
+                            "a tool parameter must be a plain name (`number: String`); its name is the argument's name",
+                        );
+                        continue;
+                    }
+                };
+                let role = match role {
+                    ParsedRole::Argument { rename, description } => Role::Argument {
+                        name: rename.map_or_else(|| unraw(&ident), |r| r.value()),
+                        description,
+                        optional: option_inner(&typed.ty).is_some(),
+                    },
+                    ParsedRole::Args => Role::Args,
+                    ParsedRole::State => match &*typed.ty {
+                        Type::Reference(r) if r.mutability.is_none() => Role::State {
+                            state: (*r.elem).clone(),
+                        },
+                        other => {
+                            cx.error_spanned_by(
+                                other,
+                                "a `#[state]` parameter is a shared reference to the state: `&YourState`",
+                            );
+                            continue;
+                        }
+                    },
+                };
+                params.push(Param {
+                    ident,
+                    ty: (*typed.ty).clone(),
+                    role,
+                });
+            }
+        }
+    }
+    let output = match &item.sig.output {
+        ReturnType::Default => Output::Unit,
+        ReturnType::Type(_, ty) => classify(ty),
+    };
+    let doc = doc_comment(&item.attrs);
+    Function {
+        item,
+        params,
+        output,
+        doc,
+    }
+}
+
+enum ParsedRole {
+    Argument {
+        rename: Option<LitStr>,
+        description: Option<LitStr>,
+    },
+    Args,
+    State,
+}
+
+/// Reads and removes our attributes from one parameter.
+fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> ParsedRole {
+    let mut rename = None;
+    let mut description = None;
+    let mut marker: Option<(ParsedRole, &'static str)> = None;
+    attrs.retain(|attr| {
+        let path = attr.path();
+        if path.is_ident(STATE) || path.is_ident(ARGS) {
+            let (role, word) = if path.is_ident(STATE) {
+                (ParsedRole::State, STATE)
+            } else {
+                (ParsedRole::Args, ARGS)
+            };
+            if let Err(e) = attr.meta.require_path_only() {
+                cx.push(e);
+            }
+            if let Some((_, first)) = &marker {
+                cx.error_spanned_by(
+                    attr,
+                    format!("a parameter is either `#[{first}]` or `#[{word}]`, not both"),
+                );
+            } else {
+                marker = Some((role, word));
+            }
+            return false;
+        }
+        if path.is_ident(ARG) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let slot = match key.as_str() {
+                    RENAME => &mut rename,
+                    DESCRIPTION => &mut description,
+                    _ => {
+                        cx.error_spanned_by(&meta.path, unknown_key_message("key", &key, ARG_KEYS));
+                        if meta.input.peek(syn::Token![=]) {
+                            meta.value()?.parse::<syn::Expr>()?;
+                        }
+                        return Ok(());
+                    }
+                };
+                if slot.is_some() {
+                    cx.error_spanned_by(&meta.path, format!("duplicate key `{key}`; give each key once"));
+                }
+                *slot = Some(meta.value()?.parse::<LitStr>()?);
+                Ok(())
+            });
+            if let Err(e) = parsed {
+                cx.push(e);
+            }
+            return false;
+        }
+        true
+    });
+    match marker {
+        Some((role, word)) => {
+            if let Some(extra) = rename.as_ref().or(description.as_ref()) {
+                cx.error_spanned_by(
+                    extra,
+                    format!("a `#[{word}]` parameter is not an argument; `#[arg(...)]` does not apply to it"),
+                );
+            }
+            role
+        }
+        None => {
+            if let Type::Reference(r) = ty {
+                cx.error_spanned_by(
+                    r,
+                    "arguments are deserialized from JSON into owned values: use an owned type \
+                     (`String` for `&str`, `Vec<T>` for `&[T]`), or mark shared state `#[state]`",
+                );
+            }
+            ParsedRole::Argument {
+                rename,
+                description,
+            }
+        }
+    }
+}
+
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
+fn last_segment_args<'a>(ty: &'a Type, name: &str) -> Option<Vec<&'a Type>> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    Some(
+        args.args
+            .iter()
+            .filter_map(|a| match a {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    match last_segment_args(ty, "Option")?.as_slice() {
+        [inner] => Some(inner),
+        _ => None,
+    }
+}
+
+fn classify(ty: &Type) -> Output {
+    if let Type::Tuple(t) = ty
+        && t.elems.is_empty()
+    {
+        return Output::Unit;
+    }
+    if let Some(inner) = option_inner(ty) {
+        return Output::Option {
+            whole: ty.clone(),
+            inner: inner.clone(),
+        };
+    }
+    if let Some(args) = last_segment_args(ty, "Result")
+        && let [ok, rest @ ..] = args.as_slice()
+    {
+        return Output::Result {
+            ok: Box::new(classify(ok)),
+            err: rest.first().map(|e| (*e).clone()),
+        };
+    }
+    Output::Plain(ty.clone())
+}
+
+/// The doc comment: lines trimmed, consecutive lines joined by a space, blank lines kept as
+/// paragraph breaks.
+fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut paragraphs: Vec<String> = vec![String::new()];
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        let syn::Meta::NameValue(nv) = &attr.meta else {
+            continue;
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) = &nv.value
+        else {
+            continue;
+        };
+        for line in s.value().split('\n') {
+            let line = line.trim();
+            let current = paragraphs.last_mut().expect("never empty");
+            if line.is_empty() {
+                if !current.is_empty() {
+                    paragraphs.push(String::new());
+                }
+            } else {
+                if !current.is_empty() {
+                    current.push(' ');
+                }
+                current.push_str(line);
+            }
+        }
+    }
+    let text = paragraphs
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn doc_lines_are_trimmed_and_joined() {
+        let item: ItemFn = parse_quote! {
+            /// Look up an invoice
+            /// by its number.
+            ///
+            /// Returns nothing when absent.
+            fn f() {}
+        };
+        assert_eq!(
+            doc_comment(&item.attrs).as_deref(),
+            Some("Look up an invoice by its number.\n\nReturns nothing when absent.")
+        );
+    }
+
+    #[test]
+    fn return_types_are_classified() {
+        let mut cx = Ctxt::default();
+        let f = parse_function(&mut cx, parse_quote! { fn f() -> std::io::Result<Option<u8>> { todo!() } });
+        assert!(matches!(&f.output, Output::Result { ok, .. } if matches!(**ok, Output::Option { .. })));
+        assert!(f.output.option().is_some());
+        let f = parse_function(&mut cx, parse_quote! { fn f() -> () {} });
+        assert!(matches!(f.output, Output::Unit));
+        assert!(cx.into_compile_errors().is_none());
+    }
+
+    #[test]
+    fn parameter_attributes_are_read_and_removed() {
+        let mut cx = Ctxt::default();
+        let f = parse_function(
+            &mut cx,
+            parse_quote! {
+                fn f(#[arg(rename = "n", description = "d")] number: Option<u32>, #[state] db: &Db) {}
+            },
+        );
+        assert!(cx.into_compile_errors().is_none());
+        assert!(matches!(&f.params[0].role, Role::Argument { name, optional: true, .. } if name == "n"));
+        assert!(matches!(&f.params[1].role, Role::State { .. }));
+        let FnArg::Typed(first) = &f.item.sig.inputs[0] else { panic!() };
+        assert!(first.attrs.is_empty());
+    }
+}

@@ -1,0 +1,313 @@
+//! Parses `#[mcp_tool(...)]` into a typed model, collecting every mistake.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, LitStr, Token};
+
+use crate::ctxt::{Ctxt, unknown_key_message};
+use crate::symbol::*;
+
+/// A flag as written: its value and where it stands.
+#[derive(Clone, Copy)]
+pub struct Flag {
+    pub value: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Image,
+    Audio,
+    ResourceLink,
+    Resource,
+    Blocks,
+}
+
+impl Kind {
+    fn from_keyword(word: &str) -> Option<Kind> {
+        Some(match word {
+            "text" => Kind::Text,
+            "image" => Kind::Image,
+            "audio" => Kind::Audio,
+            "resource_link" => Kind::ResourceLink,
+            "resource" => Kind::Resource,
+            "blocks" => Kind::Blocks,
+            _ => return None,
+        })
+    }
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Kind::Text => "text",
+            Kind::Image => "image",
+            Kind::Audio => "audio",
+            Kind::ResourceLink => "resource_link",
+            Kind::Resource => "resource",
+            Kind::Blocks => "blocks",
+        }
+    }
+
+    pub fn is_media(self) -> bool {
+        matches!(self, Kind::Image | Kind::Audio)
+    }
+
+    /// Kinds whose payload is not JSON to describe with a schema.
+    pub fn has_output_schema(self) -> bool {
+        !matches!(self, Kind::Image | Kind::Audio | Kind::Blocks)
+    }
+}
+
+#[derive(Default)]
+pub struct Annotations {
+    pub read_only: Option<Flag>,
+    pub destructive: Option<Flag>,
+    pub idempotent: Option<Flag>,
+    pub open_world: Option<Flag>,
+}
+
+#[derive(Default)]
+pub struct ToolAttr {
+    pub name: Option<LitStr>,
+    pub title: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub include_output_schema: Option<Flag>,
+    pub include_structured_content: Option<Flag>,
+    pub allow_none: Option<Flag>,
+    pub annotations: Option<Annotations>,
+    pub content: Option<(Kind, Span)>,
+    pub mime_type: Option<LitStr>,
+    pub krate: Option<syn::Path>,
+}
+
+impl ToolAttr {
+    pub fn kind(&self) -> Kind {
+        self.content.map_or(Kind::Text, |(kind, _)| kind)
+    }
+}
+
+pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
+    let mut attr = ToolAttr::default();
+    let mut seen = HashSet::new();
+    let parser = syn::meta::parser(|meta| {
+        let Some(key) = key_of(&meta) else {
+            cx.error_spanned_by(&meta.path, unknown_key_message("key", "<path>", TOOL_KEYS));
+            return skip_value(&meta);
+        };
+        if !seen.insert(key.clone()) {
+            cx.error_spanned_by(
+                &meta.path,
+                format!("duplicate key `{key}`; give each key once"),
+            );
+            return skip_value(&meta);
+        }
+        match key.as_str() {
+            NAME => attr.name = string(cx, &meta, NAME)?,
+            TITLE => attr.title = string(cx, &meta, TITLE)?,
+            DESCRIPTION => attr.description = string(cx, &meta, DESCRIPTION)?,
+            INCLUDE_OUTPUT_SCHEMA => attr.include_output_schema = flag(cx, &meta, &key)?,
+            INCLUDE_STRUCTURED_CONTENT => {
+                attr.include_structured_content = flag(cx, &meta, &key)?;
+            }
+            ALLOW_NONE => attr.allow_none = flag(cx, &meta, &key)?,
+            ANNOTATIONS => attr.annotations = annotations(cx, &meta)?,
+            CONTENT => attr.content = content(cx, &meta)?,
+            MIME_TYPE => attr.mime_type = string(cx, &meta, MIME_TYPE)?,
+            CRATE => {
+                if meta.input.peek(Token![=]) {
+                    attr.krate = Some(meta.value()?.parse()?);
+                } else {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        "`crate` needs a path: `crate = ::my_reexport::mcp_tool_runtime`",
+                    );
+                }
+            }
+            _ => {
+                cx.error_spanned_by(&meta.path, unknown_key_message("key", &key, TOOL_KEYS));
+                return skip_value(&meta);
+            }
+        }
+        Ok(())
+    });
+    if let Err(syntax) = parser.parse2(args) {
+        cx.push(syntax);
+    }
+    attr
+}
+
+fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
+    if meta.path.is_ident("crate") {
+        return Some(CRATE.to_owned());
+    }
+    meta.path.get_ident().map(|i| i.to_string())
+}
+
+/// Consumes `= value` or `(...)` after a key that is reported and otherwise ignored.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::Group>()?;
+    }
+    Ok(())
+}
+
+fn describe_expr(expr: &Expr) -> &'static str {
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Str(_) => "a string",
+            Lit::Int(_) | Lit::Float(_) => "a number",
+            Lit::Bool(_) => "a bool",
+            _ => "a literal",
+        },
+        Expr::Path(_) => "a path",
+        _ => "an expression",
+    }
+}
+
+fn flag(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Flag>> {
+    if meta.input.peek(syn::token::Paren) {
+        let group: proc_macro2::Group = meta.input.parse()?;
+        cx.error_at(
+            group.span(),
+            format!("`{key}` is a flag: write `{key}`, `{key} = true` or `{key} = false`"),
+        );
+        return Ok(None);
+    }
+    if !meta.input.peek(Token![=]) {
+        return Ok(Some(Flag {
+            value: true,
+            span: meta.path.span(),
+        }));
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    if let Expr::Lit(syn::ExprLit {
+        lit: Lit::Bool(b), ..
+    }) = &expr
+    {
+        return Ok(Some(Flag {
+            value: b.value,
+            span: meta.path.span().join(b.span).unwrap_or(b.span),
+        }));
+    }
+    cx.error_spanned_by(
+        &expr,
+        format!(
+            "`{key}` takes `true` or `false`, found {}; write `{key}`, `{key} = true` or `{key} = false`",
+            describe_expr(&expr)
+        ),
+    );
+    Ok(None)
+}
+
+fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` needs a string value: `{key} = \"...\"`"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    if let Expr::Lit(syn::ExprLit {
+        lit: Lit::Str(s), ..
+    }) = expr
+    {
+        return Ok(Some(s));
+    }
+    cx.error_spanned_by(
+        &expr,
+        format!(
+            "`{key}` takes a string literal, found {}; write `{key} = \"...\"`",
+            describe_expr(&expr)
+        ),
+    );
+    Ok(None)
+}
+
+fn content(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(Kind, Span)>> {
+    let kinds: Vec<String> = CONTENT_KINDS.iter().map(|k| format!("`{k}`")).collect();
+    let kinds = kinds.join(", ");
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`content` needs a kind: `content = image`; one of {kinds}"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let word = match &expr {
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    };
+    let Some(word) = word else {
+        cx.error_spanned_by(
+            &expr,
+            format!(
+                "`content` takes a kind without quotes, found {}; one of {kinds}",
+                describe_expr(&expr)
+            ),
+        );
+        return Ok(None);
+    };
+    match Kind::from_keyword(&word) {
+        Some(kind) => Ok(Some((kind, expr.span()))),
+        None => {
+            cx.error_spanned_by(
+                &expr,
+                unknown_key_message("content kind", &word, CONTENT_KINDS),
+            );
+            Ok(None)
+        }
+    }
+}
+
+fn annotations(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Annotations>> {
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            "`annotations` takes a list: `annotations(read_only, idempotent)`",
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let mut hints = Annotations::default();
+    let mut seen = HashSet::new();
+    meta.parse_nested_meta(|inner| {
+        let key = inner
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        if !seen.insert(key.clone()) {
+            cx.error_spanned_by(
+                &inner.path,
+                format!("duplicate annotation `{key}`; give each once"),
+            );
+            return skip_value(&inner);
+        }
+        let slot = match key.as_str() {
+            READ_ONLY => &mut hints.read_only,
+            DESTRUCTIVE => &mut hints.destructive,
+            IDEMPOTENT => &mut hints.idempotent,
+            OPEN_WORLD => &mut hints.open_world,
+            _ => {
+                cx.error_spanned_by(
+                    &inner.path,
+                    unknown_key_message("annotation", &key, ANNOTATION_KEYS),
+                );
+                return skip_value(&inner);
+            }
+        };
+        *slot = flag(cx, &inner, &key)?;
+        Ok(())
+    })?;
+    Ok(Some(hints))
+}

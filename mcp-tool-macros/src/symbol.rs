@@ -1,0 +1,46 @@
+//! Every keyword the attribute accepts, in one place.
+
+pub const NAME: &str = "name";
+pub const TITLE: &str = "title";
+pub const DESCRIPTION: &str = "description";
+pub const INCLUDE_OUTPUT_SCHEMA: &str = "include_output_schema";
+pub const INCLUDE_STRUCTURED_CONTENT: &str = "include_structured_content";
+pub const ALLOW_NONE: &str = "allow_none";
+pub const ANNOTATIONS: &str = "annotations";
+pub const CONTENT: &str = "content";
+pub const MIME_TYPE: &str = "mime_type";
+pub const CRATE: &str = "crate";
+
+/// The keys of `#[mcp_tool(...)]`, in the order messages list them.
+pub const TOOL_KEYS: &[&str] = &[
+    NAME,
+    TITLE,
+    DESCRIPTION,
+    INCLUDE_OUTPUT_SCHEMA,
+    INCLUDE_STRUCTURED_CONTENT,
+    ALLOW_NONE,
+    ANNOTATIONS,
+    CONTENT,
+    MIME_TYPE,
+    CRATE,
+];
+
+pub const READ_ONLY: &str = "read_only";
+pub const DESTRUCTIVE: &str = "destructive";
+pub const IDEMPOTENT: &str = "idempotent";
+pub const OPEN_WORLD: &str = "open_world";
+
+/// The keys of `annotations(...)`.
+pub const ANNOTATION_KEYS: &[&str] = &[READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
+
+/// The values of `content = ...`.
+pub const CONTENT_KINDS: &[&str] = &["text", "image", "audio", "resource_link", "resource", "blocks"];
+
+/// Attributes on parameters.
+pub const ARG: &str = "arg";
+pub const ARGS: &str = "args";
+pub const STATE: &str = "state";
+pub const RENAME: &str = "rename";
+
+/// The keys of `#[arg(...)]`.
+pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION];

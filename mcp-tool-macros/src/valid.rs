@@ -1,0 +1,277 @@
+//! Checks that involve several settings at once: everything the declaration alone decides.
+
+use std::collections::HashMap;
+
+use syn::{FnArg, Type};
+
+use crate::ast::{Function, Output, Role};
+use crate::attr::ToolAttr;
+use crate::ctxt::Ctxt;
+
+pub fn check(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
+    check_form(cx, f);
+    check_name(cx, attr, f);
+    check_params(cx, f);
+    check_structured_output(cx, attr, f);
+    check_content_kind(cx, attr);
+}
+
+/// The function forms a tool cannot take, each with why.
+fn check_form(cx: &mut Ctxt, f: &Function) {
+    let sig = &f.item.sig;
+    for param in sig.generics.type_params() {
+        cx.error_spanned_by(
+            param,
+            "#[mcp_tool] does not support generic functions: a tool's schemas are fixed when it is \
+             declared, so each parameter and the return type must be a concrete type",
+        );
+    }
+    for param in sig.generics.const_params() {
+        cx.error_spanned_by(
+            param,
+            "#[mcp_tool] does not support const generics: a tool's schemas are fixed when it is declared",
+        );
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        cx.error_spanned_by(
+            unsafety,
+            "#[mcp_tool] does not support `unsafe fn`: a client calls the tool, and cannot uphold its safety contract",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(
+            abi,
+            "#[mcp_tool] does not support `extern` functions: declare the tool as a Rust function",
+        );
+    }
+    if let Some(variadic) = &sig.variadic {
+        cx.error_spanned_by(variadic, "#[mcp_tool] does not support variadic functions");
+    }
+    for input in &sig.inputs {
+        if let FnArg::Typed(typed) = input
+            && let Type::ImplTrait(it) = &*typed.ty
+        {
+            cx.error_spanned_by(
+                it,
+                "#[mcp_tool] does not support `impl Trait` parameters: an argument's schema needs a concrete type",
+            );
+        }
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output
+        && let Type::ImplTrait(it) = &**ty
+    {
+        cx.error_spanned_by(
+            it,
+            "#[mcp_tool] does not support an `impl Trait` return type: the output schema needs a concrete type",
+        );
+    }
+}
+
+fn check_name(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
+    let (name, span) = match &attr.name {
+        Some(lit) => (lit.value(), lit.span()),
+        None => {
+            let ident = f.item.sig.ident.to_string();
+            let name = ident.strip_prefix("r#").map(str::to_owned).unwrap_or(ident);
+            (name, f.item.sig.ident.span())
+        }
+    };
+    let problem = if name.is_empty() {
+        Some("it is empty".to_owned())
+    } else if name.chars().count() > 64 {
+        Some(format!("it is {} characters long", name.chars().count()))
+    } else {
+        name.chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .map(|c| format!("it contains {c:?}"))
+    };
+    if let Some(problem) = problem {
+        cx.error_at(
+            span,
+            format!(
+                "invalid tool name `{name}`: {problem}; MCP clients accept 1 to 64 characters of \
+                 A-Z a-z 0-9 _ - . (set one with `name = \"...\"`)"
+            ),
+        );
+    }
+}
+
+fn check_params(cx: &mut Ctxt, f: &Function) {
+    let args: Vec<_> = f
+        .params
+        .iter()
+        .filter(|p| matches!(p.role, Role::Args))
+        .collect();
+    let arguments: Vec<_> = f
+        .params
+        .iter()
+        .filter(|p| matches!(p.role, Role::Argument { .. }))
+        .collect();
+    for extra in args.iter().skip(1) {
+        cx.error_spanned_by(
+            &extra.ident,
+            "a tool takes at most one `#[args]` struct: its fields are all the arguments",
+        );
+    }
+    if !args.is_empty() {
+        for argument in &arguments {
+            cx.error_spanned_by(
+                &argument.ident,
+                "a tool with an `#[args]` struct takes its arguments from that struct's fields; \
+                 move this parameter into the struct, or mark it `#[state]`",
+            );
+        }
+    }
+    let mut names = HashMap::new();
+    for param in &arguments {
+        if let Role::Argument { name, .. } = &param.role
+            && names.insert(name.clone(), ()).is_some()
+        {
+            cx.error_spanned_by(
+                &param.ident,
+                format!("two arguments are named `{name}`; give one a `#[arg(rename = \"...\")]`"),
+            );
+        }
+    }
+}
+
+/// The asymmetric rule and the nothing rule, as far as the tool's own flags decide them.
+fn check_structured_output(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
+    if let (Some(schema), Some(content)) = (attr.include_output_schema, attr.include_structured_content)
+        && schema.value
+        && !content.value
+    {
+        cx.error_at(
+            content.span,
+            "`include_output_schema` with `include_structured_content = false`: MCP requires a tool \
+             that advertises an `outputSchema` to return `structuredContent` conforming to it. \
+             Remove `include_structured_content = false`, or set `include_output_schema = false`",
+        );
+    }
+
+    let returns_option = f.output.option();
+    let allow_none = attr.allow_none.is_some_and(|flag| flag.value);
+    if let Some(flag) = attr.allow_none
+        && flag.value
+        && returns_option.is_none()
+    {
+        let returns = match &f.output {
+            Output::Unit => "`()`".to_owned(),
+            _ => "a type that is never `None`".to_owned(),
+        };
+        cx.error_at(
+            flag.span,
+            format!(
+                "`allow_none` on `{}`, which returns {returns}: remove `allow_none`, or return `Option<T>` \
+                 (or `Result<Option<T>, E>`) if the tool may find nothing",
+                f.item.sig.ident
+            ),
+        );
+    }
+    let schema_off = attr.include_output_schema.is_some_and(|flag| !flag.value);
+    if let Some(option) = returns_option
+        && !allow_none
+        && !schema_off
+        && attr.kind().has_output_schema()
+    {
+        cx.error_spanned_by(
+            option,
+            format!(
+                "`{}` returns an `Option`: `None` is served as `{{}}`, which its `outputSchema` would \
+                 not admit. Add `allow_none` to #[mcp_tool(...)] so the schema admits `{{}}`, or set \
+                 `include_output_schema = false`",
+                f.item.sig.ident
+            ),
+        );
+    }
+}
+
+fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
+    let kind = attr.kind();
+    if let Some((_, span)) = attr.content
+        && kind.is_media()
+        && attr.mime_type.is_none()
+    {
+        cx.error_at(
+            span,
+            format!(
+                "`content = {}` needs a `mime_type`, for example `mime_type = \"{}\"`",
+                kind.keyword(),
+                if kind == crate::attr::Kind::Audio { "audio/wav" } else { "image/png" }
+            ),
+        );
+    }
+    if let Some(mime) = &attr.mime_type
+        && !kind.is_media()
+    {
+        cx.error_spanned_by(
+            mime,
+            "`mime_type` applies to media results only: add `content = image` or `content = audio`, or remove `mime_type`",
+        );
+    }
+    if !kind.has_output_schema() {
+        let reason = if kind.is_media() {
+            "carries bytes, not structured content"
+        } else {
+            "is a list of content blocks, not structured content"
+        };
+        if let Some(flag) = attr.include_output_schema
+            && flag.value
+        {
+            cx.error_at(
+                flag.span,
+                format!(
+                    "`content = {}` {reason}, so it has no `outputSchema`: remove `include_output_schema`",
+                    kind.keyword()
+                ),
+            );
+        }
+        if let Some(flag) = attr.include_structured_content
+            && flag.value
+        {
+            cx.error_at(
+                flag.span,
+                format!(
+                    "`content = {}` {reason}: remove `include_structured_content`",
+                    kind.keyword()
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ast, attr};
+    use quote::quote;
+    use syn::parse_quote;
+
+    fn errors(args: proc_macro2::TokenStream, item: syn::ItemFn) -> String {
+        let mut cx = Ctxt::default();
+        let attr = attr::parse(&mut cx, args);
+        let f = ast::parse_function(&mut cx, item);
+        check(&mut cx, &attr, &f);
+        cx.into_compile_errors().map(|e| e.to_string()).unwrap_or_default()
+    }
+
+    #[test]
+    fn every_mistake_is_reported_at_once() {
+        let found = errors(
+            quote!(descripton = "x", allow_none, content = image),
+            parse_quote! { fn f() -> u8 { 0 } },
+        );
+        assert!(found.contains("did you mean `description`"), "{found}");
+        assert!(found.contains("`allow_none` on `f`"), "{found}");
+        assert!(found.contains("needs a `mime_type`"), "{found}");
+    }
+
+    #[test]
+    fn a_valid_declaration_has_no_errors() {
+        let found = errors(
+            quote!(include_output_schema, include_structured_content = true, allow_none),
+            parse_quote! { async fn f(a: String) -> Result<Option<u8>, String> { Ok(None) } },
+        );
+        assert_eq!(found, "");
+    }
+}
