@@ -110,12 +110,16 @@ pub(crate) fn nothing_schema() -> Map<String, Value> {
 /// while any other object must still satisfy the original schema.
 pub(crate) fn admit_nothing(mut root: Map<String, Value>) -> Map<String, Value> {
     let defs = root.remove("$defs");
+    let wrapped = root.remove(WRAPPED_MARKER);
     let mut schema = json!({
         "type": "object",
         "anyOf": [nothing_schema(), Value::Object(root)],
     });
     if let Some(defs) = defs {
         schema["$defs"] = defs;
+    }
+    if let Some(marker) = wrapped {
+        schema[WRAPPED_MARKER] = marker;
     }
     into_map(schema)
 }
