@@ -43,7 +43,7 @@ pub enum Output {
     /// `T`.
     Plain(Type),
     /// `Option<T>` (the whole return type, and `T`).
-    Option { whole: Type, inner: Type },
+    Option { whole: Box<Type>, inner: Box<Type> },
     /// `Result<T, E>` and aliases such as `io::Result<T>`: `ok` is the shape of `T`.
     Result { ok: Box<Output>, err: Option<Type> },
 }
@@ -211,7 +211,11 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
         }
         if path.is_ident(ARG) {
             let parsed = attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
                 let slot = match key.as_str() {
                     RENAME => &mut rename,
                     DESCRIPTION => &mut description,
@@ -224,7 +228,10 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
                     }
                 };
                 if slot.is_some() {
-                    cx.error_spanned_by(&meta.path, format!("duplicate key `{key}`; give each key once"));
+                    cx.error_spanned_by(
+                        &meta.path,
+                        format!("duplicate key `{key}`; give each key once"),
+                    );
                 }
                 *slot = Some(meta.value()?.parse::<LitStr>()?);
                 Ok(())
@@ -305,8 +312,8 @@ fn classify(ty: &Type) -> Output {
     }
     if let Some(inner) = option_inner(ty) {
         return Output::Option {
-            whole: ty.clone(),
-            inner: inner.clone(),
+            whole: Box::new(ty.clone()),
+            inner: Box::new(inner.clone()),
         };
     }
     if let Some(args) = last_segment_args(ty, "Result")
@@ -384,8 +391,13 @@ mod tests {
     #[test]
     fn return_types_are_classified() {
         let mut cx = Ctxt::default();
-        let f = parse_function(&mut cx, parse_quote! { fn f() -> std::io::Result<Option<u8>> { todo!() } });
-        assert!(matches!(&f.output, Output::Result { ok, .. } if matches!(**ok, Output::Option { .. })));
+        let f = parse_function(
+            &mut cx,
+            parse_quote! { fn f() -> std::io::Result<Option<u8>> { todo!() } },
+        );
+        assert!(
+            matches!(&f.output, Output::Result { ok, .. } if matches!(**ok, Output::Option { .. }))
+        );
         assert!(f.output.option().is_some());
         let f = parse_function(&mut cx, parse_quote! { fn f() -> () {} });
         assert!(matches!(f.output, Output::Unit));
@@ -402,9 +414,13 @@ mod tests {
             },
         );
         assert!(cx.into_compile_errors().is_none());
-        assert!(matches!(&f.params[0].role, Role::Argument { name, optional: true, .. } if name == "n"));
+        assert!(
+            matches!(&f.params[0].role, Role::Argument { name, optional: true, .. } if name == "n")
+        );
         assert!(matches!(&f.params[1].role, Role::State { .. }));
-        let FnArg::Typed(first) = &f.item.sig.inputs[0] else { panic!() };
+        let FnArg::Typed(first) = &f.item.sig.inputs[0] else {
+            panic!()
+        };
         assert!(first.attrs.is_empty());
     }
 }

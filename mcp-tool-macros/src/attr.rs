@@ -80,6 +80,9 @@ pub struct ToolAttr {
     pub allow_none: Option<Flag>,
     pub annotations: Option<Annotations>,
     pub content: Option<(Kind, Span)>,
+    /// `content = ...` was written, valid or not (a wrong kind is reported once, not again as a
+    /// `mime_type` without a media kind).
+    pub content_written: bool,
     pub mime_type: Option<LitStr>,
     pub krate: Option<syn::Path>,
 }
@@ -115,7 +118,10 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             }
             ALLOW_NONE => attr.allow_none = flag(cx, &meta, &key)?,
             ANNOTATIONS => attr.annotations = annotations(cx, &meta)?,
-            CONTENT => attr.content = content(cx, &meta)?,
+            CONTENT => {
+                attr.content_written = true;
+                attr.content = content(cx, &meta)?;
+            }
             MIME_TYPE => attr.mime_type = string(cx, &meta, MIME_TYPE)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
@@ -192,7 +198,7 @@ fn flag(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opt
     {
         return Ok(Some(Flag {
             value: b.value,
-            span: meta.path.span().join(b.span).unwrap_or(b.span),
+            span: meta.path.span(),
         }));
     }
     cx.error_spanned_by(

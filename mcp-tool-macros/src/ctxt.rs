@@ -66,7 +66,9 @@ pub fn unknown_key_message(what: &str, unknown: &str, known: &[&str]) -> String 
     let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     let list = list.join(", ");
     match closest(unknown, known) {
-        Some(k) => format!("unknown {what} `{unknown}`; did you mean `{k}`? expected one of: {list}"),
+        Some(k) => {
+            format!("unknown {what} `{unknown}`; did you mean `{k}`? expected one of: {list}")
+        }
         None => format!("unknown {what} `{unknown}`; expected one of: {list}"),
     }
 }
@@ -77,7 +79,10 @@ mod tests {
 
     #[test]
     fn suggests_the_closest_key() {
-        assert_eq!(closest("descripton", &["name", "description"]), Some("description"));
+        assert_eq!(
+            closest("descripton", &["name", "description"]),
+            Some("description")
+        );
         assert_eq!(closest("zzz", &["name", "description"]), None);
     }
 

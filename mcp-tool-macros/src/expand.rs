@@ -154,7 +154,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(&krate, m)));
 
     let input_schema = input_schema(&krate, f);
-    let (output_schema, output_check) = output_schema(&krate, attr, f);
+    let output_schema = output_schema(&krate, attr, f);
     let states: Vec<_> = f
         .params
         .iter()
@@ -163,9 +163,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
             _ => None,
         })
         .collect();
-    let state_checks = states.iter().map(|s| {
-        quote_spanned!(s.span()=> #krate::__private::assert_state::<#s>();)
-    });
+    let bounds = bounds(&krate, attr, f);
     let (bindings, call_args) = bindings(f);
     let await_ = item.sig.asyncness.map(|_| quote!(.await));
     let finish = finish(&f.output);
@@ -176,10 +174,8 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
 
         #holder
 
-        impl #krate::Tool for #ident {
+        impl #krate::Tool for #ident #bounds {
             fn declaration(&self) -> #krate::ToolDeclaration {
-                #(#state_checks)*
-                #output_check
                 #input_schema
                 #output_schema
                 #krate::ToolDeclaration {
@@ -244,48 +240,88 @@ fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
             }
         }
     };
+    // A closure, not a nested `fn`, so the impl's `where` clause covers it.
     quote! {
-        fn __input_schema() -> #krate::SchemaObject {
+        let __input_schema: fn() -> #krate::SchemaObject = || {
             static __SCHEMA: #krate::__private::std::sync::OnceLock<#krate::SchemaObject> =
                 #krate::__private::std::sync::OnceLock::new();
             __SCHEMA.get_or_init(|| #build).clone()
-        }
+        };
     }
 }
 
-/// `let __output_schema = ...;` and the bound check on the output type.
-fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> (TokenStream, TokenStream) {
-    let media_check = |ty: &syn::Type| {
-        quote_spanned!(ty.span()=> #krate::__private::assert_payload::<#ty>();)
-    };
+/// `let __output_schema = ...;`: the output type's schema, or `None` for kinds without one.
+fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
     if !attr.kind().has_output_schema() {
-        let check = f.output.schema_type().map(|(ty, _)| media_check(ty));
-        let schema = quote! {
+        return quote! {
             let __output_schema: ::core::option::Option<fn() -> #krate::OutputSchema> =
                 ::core::option::Option::None;
         };
-        return (schema, check.unwrap_or_default());
     }
-    let (ty, may_be_empty) = match f.output.schema_type() {
-        Some((ty, may_be_empty)) => (quote!(#ty), may_be_empty),
-        None => (quote!(()), false),
+    let (ty, may_be_empty, span) = match f.output.schema_type() {
+        Some((ty, may_be_empty)) => (quote!(#ty), may_be_empty, ty.span()),
+        None => (quote!(()), false, Span::call_site()),
     };
-    let span = f.output.schema_type().map_or_else(Span::call_site, |(t, _)| t.span());
-    let check = quote_spanned!(span=> #krate::__private::assert_output::<#ty>(););
-    let err_check = match &f.output {
-        Output::Result { err: Some(err), .. } => {
-            quote_spanned!(err.span()=> #krate::__private::assert_error::<#err>();)
-        }
-        _ => TokenStream::new(),
-    };
-    let schema = quote_spanned! {span=>
-        fn __output_schema_of() -> #krate::OutputSchema {
-            #krate::output_schema::<#ty>(#may_be_empty)
-        }
-        let __output_schema: ::core::option::Option<fn() -> #krate::OutputSchema> =
-            ::core::option::Option::Some(__output_schema_of);
-    };
-    (schema, quote!(#check #err_check))
+    quote_spanned! {span=>
+        let __output_schema_of: fn() -> #krate::OutputSchema =
+            || #krate::output_schema::<#ty>(#may_be_empty);
+        let __output_schema = ::core::option::Option::Some(__output_schema_of);
+    }
+}
+
+/// The trait bounds the user's types must meet, as a `where` clause spanned at each type: an
+/// unmet bound is reported once, at the user's type, and the body (which relies on the clause)
+/// adds no follow-on errors.
+fn bounds(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+    let mut predicates = Vec::new();
+    for param in &f.params {
+        let ty = &param.ty;
+        let private = respan(quote!(#krate::__private), ty.span());
+        predicates.push(match &param.role {
+            Role::Argument { .. } | Role::Args => quote_spanned! {ty.span()=>
+                #ty: #private::serde::de::DeserializeOwned + #private::schemars::JsonSchema
+            },
+            Role::State { state } => quote_spanned! {state.span()=>
+                #state: ::core::any::Any + ::core::marker::Send + ::core::marker::Sync
+            },
+        });
+    }
+    if let Some((ty, _)) = f.output.schema_type() {
+        let private = respan(quote!(#krate::__private), ty.span());
+        predicates.push(if attr.kind().has_output_schema() {
+            quote_spanned! {ty.span()=>
+                #ty: #private::serde::Serialize + #private::schemars::JsonSchema + 'static
+            }
+        } else {
+            quote_spanned!(ty.span()=> #ty: #private::serde::Serialize)
+        });
+    }
+    if let Output::Result { err: Some(err), .. } = &f.output {
+        predicates.push(quote_spanned!(err.span()=> #err: ::core::fmt::Display));
+    }
+    if predicates.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(where #(#predicates),*)
+}
+
+/// Gives every token the user's span, so a predicate naming our paths is still reported at the
+/// user's type rather than at the attribute.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }
 
 /// One `let` per parameter, reading it from the call; and the expressions passed to the function.

@@ -34,7 +34,14 @@ pub const OPEN_WORLD: &str = "open_world";
 pub const ANNOTATION_KEYS: &[&str] = &[READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
 
 /// The values of `content = ...`.
-pub const CONTENT_KINDS: &[&str] = &["text", "image", "audio", "resource_link", "resource", "blocks"];
+pub const CONTENT_KINDS: &[&str] = &[
+    "text",
+    "image",
+    "audio",
+    "resource_link",
+    "resource",
+    "blocks",
+];
 
 /// Attributes on parameters.
 pub const ARG: &str = "arg";

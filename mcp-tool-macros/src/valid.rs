@@ -137,7 +137,8 @@ fn check_params(cx: &mut Ctxt, f: &Function) {
 
 /// The asymmetric rule and the nothing rule, as far as the tool's own flags decide them.
 fn check_structured_output(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
-    if let (Some(schema), Some(content)) = (attr.include_output_schema, attr.include_structured_content)
+    if let (Some(schema), Some(content)) =
+        (attr.include_output_schema, attr.include_structured_content)
         && schema.value
         && !content.value
     {
@@ -197,12 +198,17 @@ fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
             format!(
                 "`content = {}` needs a `mime_type`, for example `mime_type = \"{}\"`",
                 kind.keyword(),
-                if kind == crate::attr::Kind::Audio { "audio/wav" } else { "image/png" }
+                if kind == crate::attr::Kind::Audio {
+                    "audio/wav"
+                } else {
+                    "image/png"
+                }
             ),
         );
     }
     if let Some(mime) = &attr.mime_type
         && !kind.is_media()
+        && (attr.content.is_some() || !attr.content_written)
     {
         cx.error_spanned_by(
             mime,
@@ -252,7 +258,9 @@ mod tests {
         let attr = attr::parse(&mut cx, args);
         let f = ast::parse_function(&mut cx, item);
         check(&mut cx, &attr, &f);
-        cx.into_compile_errors().map(|e| e.to_string()).unwrap_or_default()
+        cx.into_compile_errors()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -269,7 +277,11 @@ mod tests {
     #[test]
     fn a_valid_declaration_has_no_errors() {
         let found = errors(
-            quote!(include_output_schema, include_structured_content = true, allow_none),
+            quote!(
+                include_output_schema,
+                include_structured_content = true,
+                allow_none
+            ),
             parse_quote! { async fn f(a: String) -> Result<Option<u8>, String> { Ok(None) } },
         );
         assert_eq!(found, "");

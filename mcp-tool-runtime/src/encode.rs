@@ -41,7 +41,9 @@ pub enum EncodeError {
         limit: usize,
     },
     /// A map key that JSON cannot spell as a string (a struct, a sequence, a float, ...).
-    #[error("the map key at `{path}` is {found}; JSON object keys must be strings, integers, bools, chars or unit enum variants")]
+    #[error(
+        "the map key at `{path}` is {found}; JSON object keys must be strings, integers, bools, chars or unit enum variants"
+    )]
     UnsupportedKey {
         /// The path of the map holding the key.
         path: String,
@@ -49,7 +51,9 @@ pub enum EncodeError {
         found: &'static str,
     },
     /// An integer wider than JSON numbers carry here (i128/u128 outside the 64-bit range).
-    #[error("the integer at `{path}` ({value}) is outside the 64-bit range JSON numbers carry here; send it as a string")]
+    #[error(
+        "the integer at `{path}` ({value}) is outside the 64-bit range JSON numbers carry here; send it as a string"
+    )]
     IntegerOutOfRange {
         /// Where the integer sits.
         path: String,

@@ -61,9 +61,7 @@ pub use encode::{EncodeError, MAX_DEPTH, encode_json, to_checked_value};
 pub use mcp_tool_macros::mcp_tool;
 pub use result::{ContentKind, ResultOptions, ToolResult, build_tool_result};
 pub use schema::{InputSchemaBuilder, OutputSchema, SchemaObject, input_schema_of, output_schema};
-pub use settings::{
-    AsymmetricRuleViolation, Origin, Resolved, ServerDefaults, ToolFlags, resolve,
-};
+pub use settings::{AsymmetricRuleViolation, Origin, Resolved, ServerDefaults, ToolFlags, resolve};
 pub use structured::{RESULT_KEY, Shape, WRAPPED_MARKER};
 #[cfg(feature = "testing")]
 pub use testing::{assert_tool_result_conforms, check_conforms};
@@ -81,16 +79,4 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
     pub use ::std;
-
-    /// Compile-time bound checks, emitted at the span of the user's type so a missing impl
-    /// points at it.
-    pub fn assert_argument<T: ::serde::de::DeserializeOwned + ::schemars::JsonSchema>() {}
-    /// See [`assert_argument`].
-    pub fn assert_output<T: ::serde::Serialize + ::schemars::JsonSchema + ?Sized + 'static>() {}
-    /// See [`assert_argument`].
-    pub fn assert_payload<T: ::serde::Serialize + ?Sized>() {}
-    /// See [`assert_argument`].
-    pub fn assert_error<E: ::core::fmt::Display>() {}
-    /// See [`assert_argument`].
-    pub fn assert_state<S: ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>() {}
 }

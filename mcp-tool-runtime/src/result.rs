@@ -233,13 +233,16 @@ impl ResultOptions {
 /// assert_eq!(result.structured_content, Some(json!({"result": ["a", "b"]})));
 /// assert_eq!(result.text(), Some("{\n  \"result\": [\n    \"a\",\n    \"b\"\n  ]\n}"));
 /// ```
-pub fn build_tool_result<T: Serialize + ?Sized>(payload: &T, options: &ResultOptions) -> ToolResult {
+pub fn build_tool_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> ToolResult {
     let built = match options.content_kind {
         ContentKind::Text => text_result(payload, options),
         ContentKind::Image | ContentKind::Audio => media_result(payload, options),
-        ContentKind::ResourceLink => {
-            listed_result(payload, options, |link: ResourceLink| Content::ResourceLink(link))
-        }
+        ContentKind::ResourceLink => listed_result(payload, options, |link: ResourceLink| {
+            Content::ResourceLink(link)
+        }),
         ContentKind::Resource => listed_result(payload, options, |resource: ResourceContents| {
             Content::Resource(EmbeddedResource {
                 resource,
@@ -271,7 +274,11 @@ fn text_result<T: Serialize + ?Sized>(
 
 /// The text mirror goes last, after any blocks of the kind, and always carries the whole
 /// structured result, so a client that ignores `structuredContent` loses nothing.
-fn with_mirror(mut content: Vec<Content>, structured: Value, options: &ResultOptions) -> ToolResult {
+fn with_mirror(
+    mut content: Vec<Content>,
+    structured: Value,
+    options: &ResultOptions,
+) -> ToolResult {
     content.push(Content::text(encode::pretty(&structured)));
     ToolResult {
         content,
@@ -282,8 +289,12 @@ fn with_mirror(mut content: Vec<Content>, structured: Value, options: &ResultOpt
 }
 
 fn checked<T: Serialize + ?Sized>(payload: &T, options: &ResultOptions) -> Result<Value, String> {
-    to_checked_value(payload)
-        .map_err(|e| format!("tool `{}` returned a result that cannot be sent: {e}", options.tool_name))
+    to_checked_value(payload).map_err(|e| {
+        format!(
+            "tool `{}` returned a result that cannot be sent: {e}",
+            options.tool_name
+        )
+    })
 }
 
 fn listed_result<T, Item>(
@@ -304,12 +315,9 @@ where
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            Item::deserialize(item).map(&block).map_err(|e| {
-                mismatch(
-                    options,
-                    &format!("{} at index {i} ({e})", describe(item)),
-                )
-            })
+            Item::deserialize(item)
+                .map(&block)
+                .map_err(|e| mismatch(options, &format!("{} at index {i} ({e})", describe(item))))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let structured = options

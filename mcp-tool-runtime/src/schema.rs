@@ -119,9 +119,9 @@ pub(crate) fn build_output_schema(root: Value, may_be_empty: bool) -> OutputSche
 fn detach_root(root: &mut Map<String, Value>) {
     fn refers_to_root(value: &Value) -> bool {
         match value {
-            Value::Object(map) => map.iter().any(|(k, v)| {
-                (k == "$ref" && v.as_str() == Some("#")) || refers_to_root(v)
-            }),
+            Value::Object(map) => map
+                .iter()
+                .any(|(k, v)| (k == "$ref" && v.as_str() == Some("#")) || refers_to_root(v)),
             Value::Array(items) => items.iter().any(refers_to_root),
             _ => false,
         }
@@ -201,11 +201,14 @@ fn admits_null(root: &Map<String, Value>) -> bool {
         Some(_) => false,
     };
     let branch_allows_null = ["anyOf", "oneOf"].iter().any(|k| {
-        root.get(*k).and_then(Value::as_array).is_some_and(|branches| {
-            branches
-                .iter()
-                .any(|b| b.as_object().is_some_and(|b| b.get("type") == Some(&json!("null"))))
-        })
+        root.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| {
+                branches.iter().any(|b| {
+                    b.as_object()
+                        .is_some_and(|b| b.get("type") == Some(&json!("null")))
+                })
+            })
     });
     type_allows_null || branch_allows_null
 }

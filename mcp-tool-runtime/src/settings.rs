@@ -115,8 +115,10 @@ pub fn resolve(
         Some(value) => (value, Origin::Tool),
         None => (default, Origin::ServerDefault),
     };
-    let (structured, content_origin) =
-        pick(flags.include_structured_content, server.include_structured_content);
+    let (structured, content_origin) = pick(
+        flags.include_structured_content,
+        server.include_structured_content,
+    );
     let (schema, schema_origin) = pick(flags.include_output_schema, server.include_output_schema);
     if schema && !structured {
         return Err(AsymmetricRuleViolation {

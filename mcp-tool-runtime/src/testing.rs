@@ -43,7 +43,10 @@ pub fn assert_tool_result_conforms(tool: &Value, result: &Value) {
 
 /// What [`assert_tool_result_conforms`] checks, as a `Result` with its message.
 pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("<unnamed>");
+    let name = tool
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("<unnamed>");
     let Some(schema) = tool.get("outputSchema") else {
         return Err(format!(
             "tool `{name}` advertises no `outputSchema`, so there is nothing for its result to conform to"
@@ -68,7 +71,9 @@ pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
     let validator = jsonschema::options()
         .should_validate_formats(true)
         .build(schema)
-        .map_err(|e| format!("the `outputSchema` of tool `{name}` is not a valid JSON Schema: {e}"))?;
+        .map_err(|e| {
+            format!("the `outputSchema` of tool `{name}` is not a valid JSON Schema: {e}")
+        })?;
     let mut problems: Vec<(String, String)> = validator
         .iter_errors(structured)
         .map(|error| {
@@ -81,7 +86,9 @@ pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
                     kind: TypeKind::Multiple(ts),
                 } => format!("one of the types {ts:?}"),
                 ValidationErrorKind::Format { format } => format!("format `{format}`"),
-                ValidationErrorKind::Required { property } => format!("required property {property}"),
+                ValidationErrorKind::Required { property } => {
+                    format!("required property {property}")
+                }
                 _ => error.masked().to_string(),
             };
             let line = format!(

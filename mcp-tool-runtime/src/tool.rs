@@ -287,7 +287,11 @@ impl<'a> ToolCall<'a> {
     ///
     /// A missing argument is read as `null`, so an `Option` argument is `None`; with `required`,
     /// a missing one is an error instead. Errors are `isError` results naming the argument.
-    pub fn argument<T: DeserializeOwned>(&self, name: &str, required: bool) -> Result<T, ToolResult> {
+    pub fn argument<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        required: bool,
+    ) -> Result<T, ToolResult> {
         let value = match self.arguments.get(name) {
             Some(value) => value,
             None if required => {

@@ -15,7 +15,9 @@ use crate::tool::{State, Tool, ToolCall, ToolDefinition};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegistrationError {
     /// Two tools with one name.
-    #[error("a tool named `{0}` is already registered; tool names must be unique, give one a `name = \"...\"`")]
+    #[error(
+        "a tool named `{0}` is already registered; tool names must be unique, give one a `name = \"...\"`"
+    )]
     DuplicateName(String),
     /// A name MCP clients reject.
     #[error("tool name `{name}` is invalid: {reason}; use 1 to 64 characters of A-Z a-z 0-9 _ - .")]
@@ -120,7 +122,10 @@ impl std::fmt::Debug for Toolbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Toolbox")
             .field("defaults", &self.defaults)
-            .field("tools", &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -184,8 +189,8 @@ impl Toolbox {
 
         let output = declaration.output_schema.map(|build| build());
         let input_schema = (declaration.input_schema)();
-        let known_arguments = (input_schema.get("additionalProperties") == Some(&Value::Bool(false)))
-            .then(|| {
+        let known_arguments =
+            (input_schema.get("additionalProperties") == Some(&Value::Bool(false))).then(|| {
                 input_schema
                     .get("properties")
                     .and_then(Value::as_object)

@@ -51,7 +51,10 @@ fn result(structured: Value) -> Value {
 
 #[test]
 fn a_conforming_result_passes() {
-    assert_tool_result_conforms(&entry(), &result(json!({"items": [good_item(), {"amount": 1.5}]})));
+    assert_tool_result_conforms(
+        &entry(),
+        &result(json!({"items": [good_item(), {"amount": 1.5}]})),
+    );
 }
 
 #[test]
@@ -96,7 +99,10 @@ fn no_output_schema_means_nothing_to_conform_to() {
     let mut tool = entry();
     tool.as_object_mut().unwrap().remove("outputSchema");
     let message = check_conforms(&tool, &result(json!({}))).unwrap_err();
-    assert!(message.contains("advertises no `outputSchema`"), "{message}");
+    assert!(
+        message.contains("advertises no `outputSchema`"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -108,7 +114,10 @@ fn a_missing_structured_content_fails_and_says_when_the_result_was_an_error() {
 
     let error = json!({"content": [{"type": "text", "text": "boom"}], "isError": true});
     let message = check_conforms(&entry(), &error).unwrap_err();
-    assert!(message.contains("the result is an error: boom"), "{message}");
+    assert!(
+        message.contains("the result is an error: boom"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -153,9 +162,20 @@ fn resolution_matrix() {
                     let outcome = resolve("t", flags, server, ContentKind::Text);
                     if schema && !content {
                         let err = outcome.unwrap_err();
-                        let expect_schema = if tool_schema.is_some() { Origin::Tool } else { Origin::ServerDefault };
-                        let expect_content = if tool_content.is_some() { Origin::Tool } else { Origin::ServerDefault };
-                        assert_eq!((err.schema_origin, err.content_origin), (expect_schema, expect_content));
+                        let expect_schema = if tool_schema.is_some() {
+                            Origin::Tool
+                        } else {
+                            Origin::ServerDefault
+                        };
+                        let expect_content = if tool_content.is_some() {
+                            Origin::Tool
+                        } else {
+                            Origin::ServerDefault
+                        };
+                        assert_eq!(
+                            (err.schema_origin, err.content_origin),
+                            (expect_schema, expect_content)
+                        );
                     } else {
                         let resolved = outcome.unwrap();
                         assert_eq!(resolved.include_structured_content, content);

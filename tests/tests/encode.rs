@@ -103,7 +103,10 @@ fn non_string_map_keys_become_key_strings_sorted_as_strings() {
         "{\n  \"-1\": \"minus\",\n  \"10\": \"ten\",\n  \"9\": \"nine\"\n}"
     );
     let bools: BTreeMap<bool, u8> = [(true, 1), (false, 0)].into();
-    assert_eq!(encode_json(&bools).unwrap(), "{\n  \"false\": 0,\n  \"true\": 1\n}");
+    assert_eq!(
+        encode_json(&bools).unwrap(),
+        "{\n  \"false\": 0,\n  \"true\": 1\n}"
+    );
 
     #[derive(Serialize, PartialEq, Eq, Hash)]
     enum Color {
@@ -111,7 +114,10 @@ fn non_string_map_keys_become_key_strings_sorted_as_strings() {
         Blue,
     }
     let colors: HashMap<Color, u8> = [(Color::Red, 1), (Color::Blue, 2)].into();
-    assert_eq!(encode_json(&colors).unwrap(), "{\n  \"Blue\": 2,\n  \"Red\": 1\n}");
+    assert_eq!(
+        encode_json(&colors).unwrap(),
+        "{\n  \"Blue\": 2,\n  \"Red\": 1\n}"
+    );
 }
 
 #[test]
@@ -162,19 +168,39 @@ impl Serialize for Nested {
 #[test]
 fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
     let err = encode_json(&Nested { depth: 100_000 }).unwrap_err();
-    assert!(matches!(err, EncodeError::TooDeep { limit: MAX_DEPTH, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            EncodeError::TooDeep {
+                limit: MAX_DEPTH,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(err.path().starts_with("$[0][0]"));
 
     // The limit itself is fine, one more level is not.
     assert!(encode_json(&Nested { depth: MAX_DEPTH }).is_ok());
-    assert!(encode_json(&Nested { depth: MAX_DEPTH + 1 }).is_err());
+    assert!(
+        encode_json(&Nested {
+            depth: MAX_DEPTH + 1
+        })
+        .is_err()
+    );
 }
 
 #[test]
 fn integers_outside_64_bits_are_refused() {
     assert!(encode_json(&u128::MAX).is_err());
-    assert_eq!(encode_json(&(u64::MAX as u128)).unwrap(), u64::MAX.to_string());
-    assert_eq!(encode_json(&i128::from(i64::MIN)).unwrap(), i64::MIN.to_string());
+    assert_eq!(
+        encode_json(&(u64::MAX as u128)).unwrap(),
+        u64::MAX.to_string()
+    );
+    assert_eq!(
+        encode_json(&i128::from(i64::MIN)).unwrap(),
+        i64::MIN.to_string()
+    );
 }
 
 #[test]

@@ -89,7 +89,10 @@ fn is_error_and_meta_are_carried_and_omitted_when_absent() {
     assert_eq!(value["isError"], true);
     assert_eq!(value["_meta"], json!({"trace": "abc"}));
 
-    let plain = wire(&build_tool_result(&json!({"a": 1}), &ResultOptions::new("t")));
+    let plain = wire(&build_tool_result(
+        &json!({"a": 1}),
+        &ResultOptions::new("t"),
+    ));
     assert!(plain.get("isError").is_none());
     assert!(plain.get("_meta").is_none());
 }
@@ -180,7 +183,10 @@ fn a_link_without_uri_is_an_error_not_a_panic() {
     let result = build_tool_result(&json!([{"name": "x"}]), &options);
     assert!(result.is_error);
     let text = result.text().unwrap();
-    assert!(text.contains("`attachments`") && text.contains("`resource_link`"), "{text}");
+    assert!(
+        text.contains("`attachments`") && text.contains("`resource_link`"),
+        "{text}"
+    );
     assert!(text.contains("uri"), "{text}");
 }
 
@@ -192,7 +198,10 @@ fn embedded_resources_are_blocks() {
         wire(&result)["content"][0],
         json!({"type": "resource", "resource": {"uri": "memo://1", "mimeType": "text/plain", "text": "hello"}})
     );
-    let blob = build_tool_result(&ResourceContents::blob("memo://2", "application/octet-stream", b"\x00\x01"), &options);
+    let blob = build_tool_result(
+        &ResourceContents::blob("memo://2", "application/octet-stream", b"\x00\x01"),
+        &options,
+    );
     assert_eq!(wire(&blob)["content"][0]["resource"]["blob"], "AAE=");
 }
 
@@ -223,7 +232,10 @@ fn a_result_over_the_ceiling_is_an_error_stating_size_and_limit() {
         .unwrap()
         .len();
     assert!(text.contains(&format!("{full} bytes")), "{text}");
-    assert!(text.contains("limit of 1000 bytes") && text.contains("narrow"), "{text}");
+    assert!(
+        text.contains("limit of 1000 bytes") && text.contains("narrow"),
+        "{text}"
+    );
 
     let roomy = ResultOptions::new("dump").max_result_bytes(full);
     assert!(!build_tool_result(&rows, &roomy).is_error);

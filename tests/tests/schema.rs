@@ -11,7 +11,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// Validates a payload, served the way a tool with this output type serves it, against the schema.
-fn conforms<T: Serialize + JsonSchema + 'static>(payload: &T, may_be_empty: bool) -> Result<(), String> {
+fn conforms<T: Serialize + JsonSchema + 'static>(
+    payload: &T,
+    may_be_empty: bool,
+) -> Result<(), String> {
     let OutputSchema { schema, shape } = output_schema::<T>(may_be_empty);
     let result = build_tool_result(payload, &ResultOptions::new("t").shape(shape));
     let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &*schema});
@@ -38,7 +41,10 @@ fn schemas_are_2020_12_without_a_schema_key_and_doc_comments_are_descriptions() 
     let schema = output_schema::<Invoice>(false).schema;
     assert!(schema.get("$schema").is_none());
     assert_eq!(schema["type"], "object");
-    assert_eq!(schema["properties"]["number"]["description"], "The invoice number.");
+    assert_eq!(
+        schema["properties"]["number"]["description"],
+        "The invoice number."
+    );
     assert_eq!(schema["required"], json!(["number", "total_cents"]));
 }
 
@@ -70,7 +76,16 @@ fn non_object_roots_are_wrapped_with_a_marker() {
             assert_eq!(root["properties"]["result"]["type"], t);
         }
     }
-    assert!(conforms(&vec![Invoice { number: "1".into(), total_cents: 2 }], false).is_ok());
+    assert!(
+        conforms(
+            &vec![Invoice {
+                number: "1".into(),
+                total_cents: 2
+            }],
+            false
+        )
+        .is_ok()
+    );
     assert!(conforms(&Status::Paid { on: "today".into() }, false).is_ok());
     assert!(conforms(&Status::Open, false).is_ok());
     assert!(conforms(&Cents(5), false).is_ok());
@@ -80,8 +95,14 @@ fn non_object_roots_are_wrapped_with_a_marker() {
 fn a_list_schema_refers_to_its_items_through_root_defs() {
     let schema = output_schema::<Vec<Invoice>>(false).schema;
     let wrapped = Value::Object((*schema).clone());
-    assert!(validates(&wrapped, &json!({"result": [{"number": "1", "total_cents": 3}]})));
-    assert!(!validates(&wrapped, &json!({"result": [{"number": 1, "total_cents": 3}]})));
+    assert!(validates(
+        &wrapped,
+        &json!({"result": [{"number": "1", "total_cents": 3}]})
+    ));
+    assert!(!validates(
+        &wrapped,
+        &json!({"result": [{"number": 1, "total_cents": 3}]})
+    ));
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -94,7 +115,10 @@ struct Tree {
 fn recursive_types_keep_working_plain_and_wrapped() {
     let tree = Tree {
         label: "root".into(),
-        children: vec![Tree { label: "leaf".into(), children: vec![] }],
+        children: vec![Tree {
+            label: "leaf".into(),
+            children: vec![],
+        }],
     };
     conforms(&tree, false).unwrap();
     conforms(&vec![tree], false).unwrap();
@@ -104,7 +128,10 @@ fn recursive_types_keep_working_plain_and_wrapped() {
         &json!({"result": [{"label": "a", "children": [{"label": 5, "children": []}]}]})
     ));
     let plain = Value::Object((*output_schema::<Tree>(false).schema).clone());
-    assert!(!validates(&plain, &json!({"label": "a", "children": [{"label": 5, "children": []}]})));
+    assert!(!validates(
+        &plain,
+        &json!({"label": "a", "children": [{"label": 5, "children": []}]})
+    ));
 }
 
 #[test]
@@ -112,7 +139,10 @@ fn may_be_empty_admits_the_empty_object_but_not_a_partial_one() {
     let schema = Value::Object((*output_schema::<Invoice>(true).schema).clone());
     assert_eq!(schema["type"], "object");
     assert!(validates(&schema, &json!({})));
-    assert!(validates(&schema, &json!({"number": "1", "total_cents": 2})));
+    assert!(validates(
+        &schema,
+        &json!({"number": "1", "total_cents": 2})
+    ));
     assert!(!validates(&schema, &json!({"number": "1"})));
 
     let strict = Value::Object((*output_schema::<Invoice>(false).schema).clone());
@@ -136,14 +166,20 @@ fn schemas_are_generated_once_per_type_for_the_whole_process() {
     let from_thread = std::thread::spawn(|| output_schema::<Invoice>(false).schema)
         .join()
         .unwrap();
-    assert!(Arc::ptr_eq(&first, &from_thread), "the cache is per process, not per thread");
+    assert!(
+        Arc::ptr_eq(&first, &from_thread),
+        "the cache is per process, not per thread"
+    );
 
     #[derive(Deserialize, JsonSchema)]
     #[allow(dead_code)]
     struct Args {
         a: u8,
     }
-    assert!(Arc::ptr_eq(&input_schema_of::<Args>(), &input_schema_of::<Args>()));
+    assert!(Arc::ptr_eq(
+        &input_schema_of::<Args>(),
+        &input_schema_of::<Args>()
+    ));
 }
 
 #[test]
@@ -223,7 +259,10 @@ fn skip_and_rename_shape_the_schema_and_the_payload_alike() {
     let properties = schema["properties"].as_object().unwrap();
     assert!(properties.contains_key("totalCents"));
     assert!(properties.contains_key("ID"));
-    assert!(properties.contains_key("region"), "flattened fields are properties");
+    assert!(
+        properties.contains_key("region"),
+        "flattened fields are properties"
+    );
     assert!(!properties.contains_key("secret"));
 
     let payload = Renamed {
@@ -231,24 +270,46 @@ fn skip_and_rename_shape_the_schema_and_the_payload_alike() {
         id: "x".into(),
         secret: "hidden".into(),
         note: None,
-        extra: Flattened { region: "eu".into() },
+        extra: Flattened {
+            region: "eu".into(),
+        },
     };
     let served = build_tool_result(&payload, &ResultOptions::new("t"))
         .structured_content
         .unwrap();
     assert_eq!(served, json!({"ID": "x", "region": "eu", "totalCents": 5}));
     conforms(&payload, false).unwrap();
-    conforms(&Renamed { note: Some("n".into()), ..payload }, false).unwrap();
+    conforms(
+        &Renamed {
+            note: Some("n".into()),
+            ..payload
+        },
+        false,
+    )
+    .unwrap();
 }
 
 #[test]
 fn every_serde_enum_tagging_conforms_to_its_own_schema() {
-    conforms(&Internal::Card { last4: "1234".into() }, false).unwrap();
+    conforms(
+        &Internal::Card {
+            last4: "1234".into(),
+        },
+        false,
+    )
+    .unwrap();
     conforms(&Internal::Cash, false).unwrap();
     conforms(&Adjacent::Amount(5), false).unwrap();
     conforms(&Adjacent::Note("n".into()), false).unwrap();
     conforms(&Untagged::Number(5), false).unwrap();
-    conforms(&Untagged::Pair { a: "a".into(), b: "b".into() }, false).unwrap();
+    conforms(
+        &Untagged::Pair {
+            a: "a".into(),
+            b: "b".into(),
+        },
+        false,
+    )
+    .unwrap();
     conforms(&External::Open, false).unwrap();
     conforms(&External::Paid("now".into()), false).unwrap();
     conforms(&External::Split { parts: 2 }, false).unwrap();

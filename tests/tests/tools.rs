@@ -21,14 +21,20 @@ pub struct Invoice {
 /// by its number.
 #[mcp_tool(include_output_schema, include_structured_content, allow_none)]
 async fn get_invoice(number: String) -> Option<Invoice> {
-    (number == "7").then(|| Invoice {
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
         number,
         total_cents: 1250,
     })
 }
 
 /// Adds two numbers.
-#[mcp_tool(title = "Add", annotations(read_only, idempotent = true, open_world = false))]
+#[mcp_tool(
+    title = "Add",
+    annotations(read_only, idempotent = true, open_world = false)
+)]
 fn add(a: i64, #[arg(description = "The second number.")] b: i64) -> i64 {
     a + b
 }
@@ -56,7 +62,9 @@ pub enum CreateError {
 impl std::fmt::Display for CreateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CreateError::NegativeTotal(t) => write!(f, "total {t} is negative; totals are in cents, at least 0"),
+            CreateError::NegativeTotal(t) => {
+                write!(f, "total {t} is negative; totals are in cents, at least 0")
+            }
         }
     }
 }
@@ -75,7 +83,10 @@ pub struct Store {
 
 /// Creates an invoice.
 #[mcp_tool(annotations(destructive = false))]
-async fn create_invoice(#[state] store: &Store, #[args] new: NewInvoice) -> Result<Invoice, CreateError> {
+async fn create_invoice(
+    #[state] store: &Store,
+    #[args] new: NewInvoice,
+) -> Result<Invoice, CreateError> {
     if new.total < 0 {
         return Err(CreateError::NegativeTotal(new.total));
     }
@@ -99,7 +110,13 @@ fn find_in_store(#[state] store: &Store, number: String) -> Result<Option<Invoic
     if number.is_empty() {
         return Err("number must not be empty".into());
     }
-    Ok(store.invoices.lock().unwrap().iter().find(|i| i.number == number).cloned())
+    Ok(store
+        .invoices
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|i| i.number == number)
+        .cloned())
 }
 
 #[mcp_tool]
@@ -195,7 +212,10 @@ fn error_text(result: &ToolResult) -> &str {
 /// Calls a tool and checks that what it served conforms to what it advertised.
 async fn call_conforming(toolbox: &Toolbox, name: &str, args: Value) -> ToolResult {
     let result = call(toolbox, name, args).await;
-    assert_tool_result_conforms(&entry(toolbox, name), &serde_json::to_value(&result).unwrap());
+    assert_tool_result_conforms(
+        &entry(toolbox, name),
+        &serde_json::to_value(&result).unwrap(),
+    );
     result
 }
 
@@ -241,12 +261,21 @@ fn tools_list_entries_are_derived_from_the_declaration() {
     let list = entry(&toolbox, "list.invoices");
     assert_eq!(list["description"], "Every invoice.");
     assert!(list["inputSchema"]["properties"].get("max").is_some());
-    assert!(list["inputSchema"].get("required").is_none(), "Option parameters are optional");
+    assert!(
+        list["inputSchema"].get("required").is_none(),
+        "Option parameters are optional"
+    );
 
     let create = entry(&toolbox, "create_invoice");
-    assert_eq!(create["inputSchema"]["properties"]["customer"]["description"], "Who pays.");
+    assert_eq!(
+        create["inputSchema"]["properties"]["customer"]["description"],
+        "Who pays."
+    );
     assert_eq!(create["inputSchema"]["additionalProperties"], false);
-    assert_eq!(entry(&toolbox, "type")["inputSchema"]["required"], json!(["in"]));
+    assert_eq!(
+        entry(&toolbox, "type")["inputSchema"]["required"],
+        json!(["in"])
+    );
 
     assert_eq!(
         entry(&toolbox, "ping")["inputSchema"],
@@ -254,12 +283,20 @@ fn tools_list_entries_are_derived_from_the_declaration() {
     );
     assert!(entry(&toolbox, "pixel").get("outputSchema").is_none());
     assert!(entry(&toolbox, "plain_text").get("outputSchema").is_none());
-    assert!(entry(&toolbox, "maybe_unschema").get("outputSchema").is_none());
+    assert!(
+        entry(&toolbox, "maybe_unschema")
+            .get("outputSchema")
+            .is_none()
+    );
 }
 
 #[test]
 fn tools_are_listed_in_name_order() {
-    let names: Vec<String> = toolbox().list_tools().iter().map(|t| t.name.to_string()).collect();
+    let names: Vec<String> = toolbox()
+        .list_tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted);
@@ -282,9 +319,21 @@ async fn sync_and_async_tools_are_called_with_conforming_results() {
     assert_eq!(missing.text(), Some("{}"));
 
     let list = call_conforming(&toolbox, "list.invoices", json!({"max": 1})).await;
-    assert_eq!(list.structured_content.unwrap()["result"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        list.structured_content.unwrap()["result"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     let all = call_conforming(&toolbox, "list.invoices", json!({})).await;
-    assert_eq!(all.structured_content.unwrap()["result"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        all.structured_content.unwrap()["result"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 
     let unit = call_conforming(&toolbox, "ping", Value::Null).await;
     assert_eq!(unit.structured_content, Some(json!({})));
@@ -316,7 +365,12 @@ async fn stateful_tools_share_the_toolbox_state() {
 #[tokio::test]
 async fn an_err_is_an_error_result_with_its_message() {
     let toolbox = toolbox();
-    let failed = call(&toolbox, "create_invoice", json!({"customer": "acme", "total": -5})).await;
+    let failed = call(
+        &toolbox,
+        "create_invoice",
+        json!({"customer": "acme", "total": -5}),
+    )
+    .await;
     assert_eq!(
         error_text(&failed),
         "total -5 is negative; totals are in cents, at least 0"
@@ -349,11 +403,17 @@ async fn media_links_and_unstructured_tools() {
 async fn bad_arguments_are_error_results_naming_the_argument() {
     let toolbox = toolbox();
     let missing = call(&toolbox, "add", json!({"a": 1})).await;
-    assert_eq!(error_text(&missing), "missing required argument `b` of tool `add`");
+    assert_eq!(
+        error_text(&missing),
+        "missing required argument `b` of tool `add`"
+    );
 
     let wrong = call(&toolbox, "add", json!({"a": 1, "b": "two"})).await;
     let text = error_text(&wrong);
-    assert!(text.contains("argument `b`") && text.contains("expected i64"), "{text}");
+    assert!(
+        text.contains("argument `b`") && text.contains("expected i64"),
+        "{text}"
+    );
     assert!(text.contains("a string `\"two\"`"), "{text}");
 
     let unknown = call(&toolbox, "add", json!({"a": 1, "b": 2, "c": 3})).await;
@@ -367,10 +427,20 @@ async fn bad_arguments_are_error_results_naming_the_argument() {
 
     let struct_missing = call(&toolbox, "create_invoice", json!({"customer": "x"})).await;
     assert!(error_text(&struct_missing).contains("missing field `total`"));
-    let struct_wrong = call(&toolbox, "create_invoice", json!({"customer": "x", "total": "many"})).await;
+    let struct_wrong = call(
+        &toolbox,
+        "create_invoice",
+        json!({"customer": "x", "total": "many"}),
+    )
+    .await;
     let text = error_text(&struct_wrong);
     assert!(text.contains("at `total`"), "{text}");
-    let struct_unknown = call(&toolbox, "create_invoice", json!({"customer": "x", "total": 1, "vat": 2})).await;
+    let struct_unknown = call(
+        &toolbox,
+        "create_invoice",
+        json!({"customer": "x", "total": 1, "vat": 2}),
+    )
+    .await;
     assert!(error_text(&struct_unknown).contains("unknown argument `vat`"));
 
     let not_object = call(&toolbox, "add", json!([1, 2])).await;
@@ -381,14 +451,26 @@ async fn bad_arguments_are_error_results_naming_the_argument() {
 async fn a_panicking_tool_is_an_error_result_and_the_toolbox_lives_on() {
     let toolbox = toolbox();
     let result = call(&toolbox, "explode", json!({})).await;
-    assert_eq!(error_text(&result), "tool `explode` panicked: the tool blew up");
-    assert!(!call(&toolbox, "add", json!({"a": 1, "b": 1})).await.is_error);
+    assert_eq!(
+        error_text(&result),
+        "tool `explode` panicked: the tool blew up"
+    );
+    assert!(
+        !call(&toolbox, "add", json!({"a": 1, "b": 1}))
+            .await
+            .is_error
+    );
 }
 
 #[tokio::test]
 async fn an_unknown_tool_is_not_a_result() {
     let err = toolbox().call_tool("nope", json!({})).await.unwrap_err();
-    assert_eq!(err, UnknownTool { name: "nope".into() });
+    assert_eq!(
+        err,
+        UnknownTool {
+            name: "nope".into()
+        }
+    );
 }
 
 #[test]
@@ -417,7 +499,10 @@ fn server_defaults_apply_where_the_tool_is_silent() {
     toolbox.register(add::tool()).unwrap();
     toolbox.register(get_invoice::tool()).unwrap();
     assert!(entry(&toolbox, "add").get("outputSchema").is_none());
-    assert!(entry(&toolbox, "get_invoice").get("outputSchema").is_some(), "the tool's own flag wins");
+    assert!(
+        entry(&toolbox, "get_invoice").get("outputSchema").is_some(),
+        "the tool's own flag wins"
+    );
 
     let no_structured = ServerDefaults {
         include_structured_content: false,
@@ -425,7 +510,9 @@ fn server_defaults_apply_where_the_tool_is_silent() {
     };
     let mut toolbox = Toolbox::with_defaults(no_structured);
     toolbox.register(add::tool()).unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let result = rt.block_on(call(&toolbox, "add", json!({"a": 1, "b": 2})));
     assert!(result.structured_content.is_none());
     assert_eq!(result.text(), Some("{\n  \"result\": 3\n}"));
@@ -437,11 +524,16 @@ fn a_server_default_that_breaks_the_asymmetric_rule_is_refused_naming_both_origi
         include_structured_content: false,
         include_output_schema: true,
     };
-    let err = Toolbox::with_defaults(bad).register(add::tool()).unwrap_err();
+    let err = Toolbox::with_defaults(bad)
+        .register(add::tool())
+        .unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, RegistrationError::AsymmetricRule(_)));
     assert!(text.contains("tool `add`"), "{text}");
-    assert!(text.contains("(the server default) but omit `structuredContent` (the server default)"), "{text}");
+    assert!(
+        text.contains("(the server default) but omit `structuredContent` (the server default)"),
+        "{text}"
+    );
 
     // The tool sets the schema on, the server turns structured content off.
     let bad_for_get = ServerDefaults {
@@ -456,8 +548,14 @@ fn a_server_default_that_breaks_the_asymmetric_rule_is_refused_naming_both_origi
     fn schema_only() -> u8 {
         1
     }
-    let err = Toolbox::with_defaults(bad_for_get).register(schema_only::tool()).unwrap_err();
-    assert!(err.to_string().contains("(set by the tool) but omit `structuredContent` (the server default)"), "{err}");
+    let err = Toolbox::with_defaults(bad_for_get)
+        .register(schema_only::tool())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("(set by the tool) but omit `structuredContent` (the server default)"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool(content = image)]
+fn chart() -> Vec<u8> {
+    Vec::new()
+}
+
+fn main() {}

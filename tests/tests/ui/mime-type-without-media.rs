@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool(mime_type = "image/png")]
+fn chart() -> Vec<u8> {
+    Vec::new()
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool(name = "")]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

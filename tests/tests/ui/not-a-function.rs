@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool]
+struct Add {
+    a: i64,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool]
+fn find_total(number: String) -> Option<u64> {
+    number.parse().ok()
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_tool_runtime::mcp_tool;
+
+#[mcp_tool(include_output_schema, include_structured_content = false)]
+fn get_total() -> u64 {
+    1
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use mcp_tool_runtime::mcp_tool;
+
+pub struct Db;
+
+#[mcp_tool]
+fn count(#[state] db: Db) -> u64 {
+    let _ = db;
+    0
+}
+
+fn main() {}
