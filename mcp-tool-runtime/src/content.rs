@@ -37,6 +37,22 @@ impl Content {
         })
     }
 
+    /// An image block: `bytes` base64-encoded, with their media type.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::Content;
+    /// let block = Content::image(b"\x89PNG", "image/png");
+    /// assert_eq!(serde_json::to_value(&block).unwrap()["data"], "iVBORw==");
+    /// ```
+    pub fn image(bytes: &[u8], mime_type: impl Into<String>) -> Self {
+        Content::Image(MediaContent::new(bytes, mime_type))
+    }
+
+    /// An audio block: `bytes` base64-encoded, with their media type.
+    pub fn audio(bytes: &[u8], mime_type: impl Into<String>) -> Self {
+        Content::Audio(MediaContent::new(bytes, mime_type))
+    }
+
     /// The text of a text block, `None` for other kinds.
     ///
     /// ```
@@ -72,6 +88,17 @@ pub struct MediaContent {
     /// Hints for the client.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
+}
+
+impl MediaContent {
+    /// Media content holding `bytes`, base64-encoded here.
+    pub fn new(bytes: &[u8], mime_type: impl Into<String>) -> Self {
+        MediaContent {
+            data: crate::result::base64_encode(bytes),
+            mime_type: mime_type.into(),
+            annotations: None,
+        }
+    }
 }
 
 /// A link to a resource the client may read or subscribe to (`resource_link`).

@@ -46,6 +46,8 @@ mod content;
 mod encode;
 mod result;
 mod schema;
+#[cfg(feature = "rmcp")]
+mod server;
 mod settings;
 mod structured;
 #[cfg(feature = "testing")]
@@ -53,6 +55,9 @@ mod testing;
 mod tool;
 mod toolbox;
 
+/// The official Rust MCP SDK this crate serves through, re-exported so versions always match.
+#[cfg(feature = "rmcp")]
+pub use ::rmcp;
 pub use content::{
     Annotations, Content, EmbeddedResource, MediaContent, Priority, PriorityOutOfRange,
     ResourceContents, ResourceLink, Role, TextContent,
@@ -61,6 +66,8 @@ pub use encode::{EncodeError, MAX_DEPTH, encode_json, to_checked_value};
 pub use mcp_tool_macros::mcp_tool;
 pub use result::{ContentKind, ResultOptions, ToolResult, build_tool_result};
 pub use schema::{InputSchemaBuilder, OutputSchema, SchemaObject, input_schema_of, output_schema};
+#[cfg(feature = "rmcp")]
+pub use server::{ServeError, ToolboxServer, to_rmcp_result};
 pub use settings::{AsymmetricRuleViolation, Origin, Resolved, ServerDefaults, ToolFlags, resolve};
 pub use structured::{RESULT_KEY, Shape, WRAPPED_MARKER};
 #[cfg(feature = "testing")]

@@ -1,0 +1,262 @@
+//! An invoices server: one tool of each form the toolkit supports.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use mcp_tool_runtime::{RegistrationError, ResourceLink, Toolbox, mcp_tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where an invoice stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Sent, not yet paid.
+    Open,
+    /// Paid in full.
+    Paid,
+}
+
+/// One line of an invoice.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Line {
+    /// What was sold.
+    pub item: String,
+    /// How many.
+    pub quantity: u32,
+    /// Price of one, in cents.
+    pub unit_cents: u64,
+}
+
+/// An invoice.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Invoice {
+    /// The invoice number, like `INV-1`.
+    pub number: String,
+    /// Who pays.
+    pub customer: String,
+    /// Where it stands.
+    pub status: Status,
+    /// What was sold.
+    pub lines: Vec<Line>,
+    /// The sum of the lines, in cents.
+    pub total_cents: u64,
+}
+
+/// The in-memory store the tools share.
+pub struct Store {
+    invoices: Mutex<BTreeMap<String, Invoice>>,
+}
+
+impl Store {
+    /// A store holding two invoices, `INV-1` (open) and `INV-2` (paid).
+    pub fn seeded() -> Store {
+        let store = Store {
+            invoices: Mutex::new(BTreeMap::new()),
+        };
+        for (customer, status, item, quantity, unit_cents) in [
+            ("Acme Corp", Status::Open, "Anvil", 2, 4_999),
+            ("Zoë's Café", Status::Paid, "Espresso beans", 3, 1_250),
+        ] {
+            let lines = vec![Line {
+                item: item.into(),
+                quantity,
+                unit_cents,
+            }];
+            store.insert(customer.into(), status, lines);
+        }
+        store
+    }
+
+    fn insert(&self, customer: String, status: Status, lines: Vec<Line>) -> Invoice {
+        let mut invoices = self.invoices.lock().unwrap_or_else(|e| e.into_inner());
+        let number = format!("INV-{}", invoices.len() + 1);
+        let total_cents = lines
+            .iter()
+            .map(|l| u64::from(l.quantity) * l.unit_cents)
+            .sum();
+        let invoice = Invoice {
+            number: number.clone(),
+            customer,
+            status,
+            lines,
+            total_cents,
+        };
+        invoices.insert(number, invoice.clone());
+        invoice
+    }
+
+    fn get(&self, number: &str) -> Result<Invoice, InvoiceError> {
+        let invoices = self.invoices.lock().unwrap_or_else(|e| e.into_inner());
+        invoices
+            .get(number)
+            .cloned()
+            .ok_or_else(|| InvoiceError::NotFound(number.to_owned()))
+    }
+}
+
+/// Why an invoice operation failed; the message is what the client sees.
+#[derive(Debug)]
+pub enum InvoiceError {
+    /// No invoice has this number.
+    NotFound(String),
+    /// The new invoice is not valid.
+    Invalid(String),
+}
+
+impl std::fmt::Display for InvoiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvoiceError::NotFound(n) => {
+                write!(f, "no invoice numbered `{n}`; list_invoices shows them all")
+            }
+            InvoiceError::Invalid(why) => write!(f, "invalid invoice: {why}"),
+        }
+    }
+}
+
+/// The arguments of `create_invoice`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NewInvoice {
+    /// Who pays.
+    pub customer: String,
+    /// What was sold; at least one line.
+    pub lines: Vec<Line>,
+}
+
+/// A row of `list_invoices`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct InvoiceSummary {
+    /// The invoice number.
+    pub number: String,
+    /// Who pays.
+    pub customer: String,
+    /// Where it stands.
+    pub status: Status,
+    /// The total, in cents.
+    pub total_cents: u64,
+}
+
+/// Look up an invoice by its number. Returns nothing when no invoice has that number.
+#[mcp_tool(
+    include_output_schema,
+    include_structured_content,
+    allow_none,
+    annotations(read_only)
+)]
+pub async fn get_invoice(#[state] store: &Store, number: String) -> Option<Invoice> {
+    store.get(&number).ok()
+}
+
+/// List invoices, optionally only those with one status.
+#[mcp_tool(annotations(read_only))]
+pub fn list_invoices(
+    #[state] store: &Store,
+    #[arg(description = "Only invoices with this status.")] status: Option<Status>,
+) -> Vec<InvoiceSummary> {
+    let invoices = store.invoices.lock().unwrap_or_else(|e| e.into_inner());
+    invoices
+        .values()
+        .filter(|i| status.is_none_or(|s| s == i.status))
+        .map(|i| InvoiceSummary {
+            number: i.number.clone(),
+            customer: i.customer.clone(),
+            status: i.status,
+            total_cents: i.total_cents,
+        })
+        .collect()
+}
+
+/// Create an open invoice. Every line needs an item and a quantity of at least 1.
+#[mcp_tool(annotations(destructive = false))]
+pub async fn create_invoice(
+    #[state] store: &Store,
+    #[args] new: NewInvoice,
+) -> Result<Invoice, InvoiceError> {
+    if new.customer.trim().is_empty() {
+        return Err(InvoiceError::Invalid("`customer` must not be empty".into()));
+    }
+    if new.lines.is_empty() {
+        return Err(InvoiceError::Invalid(
+            "an invoice needs at least one line".into(),
+        ));
+    }
+    if let Some(i) = new.lines.iter().position(|l| l.quantity == 0) {
+        return Err(InvoiceError::Invalid(format!("line {i} has quantity 0")));
+    }
+    Ok(store.insert(new.customer, Status::Open, new.lines))
+}
+
+/// Mark an invoice as paid.
+#[mcp_tool(annotations(idempotent))]
+pub fn mark_paid(#[state] store: &Store, number: String) -> Result<(), InvoiceError> {
+    let mut invoices = store.invoices.lock().unwrap_or_else(|e| e.into_inner());
+    let invoice = invoices
+        .get_mut(&number)
+        .ok_or_else(|| InvoiceError::NotFound(number.clone()))?;
+    invoice.status = Status::Paid;
+    Ok(())
+}
+
+/// A status badge for an invoice, as a 16x16 PNG: green when paid, amber when open.
+#[mcp_tool(content = image, mime_type = "image/png", annotations(read_only))]
+pub fn invoice_badge(#[state] store: &Store, number: String) -> Result<Vec<u8>, InvoiceError> {
+    Ok(match store.get(&number)?.status {
+        Status::Paid => include_bytes!("../assets/paid-badge.png").to_vec(),
+        Status::Open => include_bytes!("../assets/open-badge.png").to_vec(),
+    })
+}
+
+/// Links to an invoice's documents: its PDF and its CSV export.
+#[mcp_tool(content = resource_link, annotations(read_only))]
+pub fn invoice_documents(
+    #[state] store: &Store,
+    number: String,
+) -> Result<Vec<ResourceLink>, InvoiceError> {
+    let invoice = store.get(&number)?;
+    let link = |ext: &str, mime: &str| ResourceLink {
+        mime_type: Some(mime.to_owned()),
+        title: Some(format!("{} for {}", invoice.number, invoice.customer)),
+        ..ResourceLink::new(
+            format!("invoices://{}/{}.{ext}", invoice.number, invoice.number),
+            format!("{}.{ext}", invoice.number),
+        )
+    };
+    Ok(vec![
+        link("pdf", "application/pdf"),
+        link("csv", "text/csv"),
+    ])
+}
+
+/// An invoice as one line of text, for clients that only read text.
+#[mcp_tool(
+    include_structured_content = false,
+    include_output_schema = false,
+    annotations(read_only)
+)]
+pub fn format_invoice(#[state] store: &Store, number: String) -> Result<String, InvoiceError> {
+    let i = store.get(&number)?;
+    Ok(format!(
+        "{} · {} · {:?} · {}.{:02}",
+        i.number,
+        i.customer,
+        i.status,
+        i.total_cents / 100,
+        i.total_cents % 100
+    ))
+}
+
+/// The invoices toolbox, with a seeded store.
+pub fn toolbox() -> Result<Toolbox, RegistrationError> {
+    let mut toolbox = Toolbox::new();
+    toolbox.insert_state(Store::seeded());
+    toolbox
+        .register(get_invoice::tool())?
+        .register(list_invoices::tool())?
+        .register(create_invoice::tool())?
+        .register(mark_paid::tool())?
+        .register(invoice_badge::tool())?
+        .register(invoice_documents::tool())?
+        .register(format_invoice::tool())?;
+    Ok(toolbox)
+}

@@ -1,0 +1,12 @@
+//! Example MCP servers built with `mcp-tool-runtime`, served through rmcp.
+//!
+//! - `cargo run -p examples --bin invoices`: the invoices server over stdio;
+//!   `-- --http 127.0.0.1:8080` serves Streamable HTTP at `http://127.0.0.1:8080/mcp`;
+//!   `-- --demo` prints its `tools/list` and a `tools/call` of each tool.
+//! - `cargo run -p examples --bin conformance -- --http 127.0.0.1:8080`: the tools the official
+//!   MCP conformance suite calls.
+
+pub mod conformance;
+pub mod demo;
+pub mod invoices;
+pub mod serve;

@@ -1,0 +1,166 @@
+//! Serving a [`Toolbox`] with the official Rust MCP SDK, `rmcp` (feature `rmcp`).
+//!
+//! [`ToolboxServer`] is an rmcp `ServerHandler`: `tools/list` and `tools/call` are answered from
+//! the toolbox, over any rmcp transport (stdio, Streamable HTTP, ...). This crate writes no
+//! JSON-RPC or transport of its own.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ResultType, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::result::ToolResult;
+use crate::toolbox::{Toolbox, UnknownTool};
+
+/// A `tools/list` entry rmcp would not accept (a bug in this crate, reported rather than hidden).
+#[derive(Debug, thiserror::Error)]
+#[error("tool `{tool}` cannot be served through rmcp: {source}")]
+pub struct ServeError {
+    /// The tool.
+    pub tool: String,
+    /// What rmcp's model refused.
+    #[source]
+    pub source: serde_json::Error,
+}
+
+struct Inner {
+    toolbox: Toolbox,
+    /// The `tools/list` entries in rmcp's model, converted once.
+    tools: Vec<Tool>,
+    info: ServerConfig,
+}
+
+/// An rmcp server handler answering `tools/list` and `tools/call` from a [`Toolbox`].
+///
+/// Cheap to clone: clones share the toolbox. Entries are converted once, here; a request does no
+/// schema work. An unknown tool is a JSON-RPC error (-32602, invalid params); everything a tool
+/// does wrong is an `isError` result.
+///
+/// ```no_run
+/// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+/// use rmcp::ServiceExt;
+///
+/// /// Says hello.
+/// #[mcp_tool]
+/// fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let mut toolbox = Toolbox::new();
+///     toolbox.register(hello::tool())?;
+///     let server = ToolboxServer::new(toolbox)?;
+///     server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+///     Ok(())
+/// }
+/// ```
+#[derive(Clone)]
+pub struct ToolboxServer {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for ToolboxServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolboxServer")
+            .field("toolbox", &self.inner.toolbox)
+            .finish()
+    }
+}
+
+impl ToolboxServer {
+    /// A handler serving `toolbox`, introducing itself as this crate.
+    ///
+    /// # Errors
+    /// A tool whose entry rmcp's model refuses.
+    pub fn new(toolbox: Toolbox) -> Result<Self, ServeError> {
+        Self::with_info(
+            toolbox,
+            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    /// A handler serving `toolbox` under the given server name and version.
+    ///
+    /// # Errors
+    /// A tool whose entry rmcp's model refuses.
+    pub fn with_info(toolbox: Toolbox, server: Implementation) -> Result<Self, ServeError> {
+        let tools = toolbox
+            .list_tools()
+            .iter()
+            .map(|definition| {
+                serde_json::to_value(definition)
+                    .and_then(serde_json::from_value::<Tool>)
+                    .map_err(|source| ServeError {
+                        tool: definition.name.to_string(),
+                        source,
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(server);
+        Ok(ToolboxServer {
+            inner: Arc::new(Inner {
+                toolbox,
+                tools,
+                info,
+            }),
+        })
+    }
+
+    /// The toolbox being served.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.inner.toolbox
+    }
+}
+
+/// Converts a result into rmcp's model through the wire JSON they share, so no field can be
+/// dropped on the way: content blocks of every kind, `structuredContent`, `isError`, `_meta`.
+pub fn to_rmcp_result(result: &ToolResult) -> CallToolResult {
+    let converted = serde_json::to_value(result).and_then(serde_json::from_value::<CallToolResult>);
+    let mut converted = converted.unwrap_or_else(|e| {
+        CallToolResult::error(vec![ContentBlock::text(format!(
+            "the tool's result could not be sent: {e}"
+        ))])
+    });
+    converted.result_type = Some(ResultType::COMPLETE);
+    converted
+}
+
+impl ServerHandler for ToolboxServer {
+    fn get_info(&self) -> ServerConfig {
+        self.inner.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        match self.inner.toolbox.call_tool(&request.name, arguments).await {
+            Ok(result) => Ok(to_rmcp_result(&result).into()),
+            Err(UnknownTool { name }) => Err(ErrorData::invalid_params(
+                format!("unknown tool `{name}`"),
+                Some(serde_json::json!({ "tool": name })),
+            )),
+        }
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.tools.iter().find(|t| t.name == name).cloned()
+    }
+}

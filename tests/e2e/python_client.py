@@ -1,0 +1,160 @@
+"""End-to-end check of the invoices example with the official Python MCP SDK (mcp 2.x).
+
+Usage: python_client.py SERVER_BINARY
+
+Spawns the server over stdio once per protocol version (2026-07-28, 2025-11-25, 2025-06-18),
+lists its tools and calls every tool with valid and invalid arguments. The SDK's client
+validates `structuredContent` against each tool's `outputSchema` and raises on a mismatch or a
+missing structured result; on top of that this script asserts that every tool that should
+advertise a schema does and every result that should carry `structuredContent` does, at every
+version (rmcp strips non-object schemas and structured content for older peers, so a tool whose
+structured output vanished would pass a naive check).
+
+Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on any failure.
+"""
+
+import asyncio
+import sys
+
+import mcp.client.session as client_session
+from mcp import MCPError
+from mcp.client.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"]
+
+# Tools whose listing must carry an outputSchema, and whose results must carry structuredContent.
+STRUCTURED = {"get_invoice", "list_invoices", "create_invoice", "mark_paid", "invoice_documents"}
+# Tools that carry no structured output by design.
+UNSTRUCTURED = {"invoice_badge", "format_invoice"}
+
+VALID_CALLS = [
+    ("get_invoice", {"number": "INV-1"}),
+    ("get_invoice", {"number": "INV-404"}),
+    ("list_invoices", {}),
+    ("list_invoices", {"status": "open"}),
+    ("create_invoice", {"customer": "Globex", "lines": [{"item": "Widget", "quantity": 4, "unit_cents": 250}]}),
+    ("mark_paid", {"number": "INV-1"}),
+    ("invoice_badge", {"number": "INV-1"}),
+    ("invoice_documents", {"number": "INV-2"}),
+    ("format_invoice", {"number": "INV-2"}),
+]
+
+# (tool, arguments, words the error text must contain)
+INVALID_CALLS = [
+    ("get_invoice", {}, ["missing required argument `number`"]),
+    ("get_invoice", {"number": 7}, ["invalid argument `number`", "expected a string"]),
+    ("get_invoice", {"number": "INV-1", "extra": True}, ["unknown argument `extra`"]),
+    ("list_invoices", {"status": "lost"}, ["invalid argument `status`", "lost"]),
+    ("create_invoice", {"customer": "Globex"}, ["missing field `lines`"]),
+    ("create_invoice", {"customer": "Globex", "lines": []}, ["at least one line"]),
+    ("create_invoice", {"customer": "G", "lines": [{"item": "x", "quantity": -1, "unit_cents": 1}]}, ["lines[0].quantity"]),
+    ("mark_paid", {"number": "INV-404"}, ["no invoice numbered `INV-404`"]),
+    ("invoice_badge", {"number": "INV-404"}, ["no invoice numbered"]),
+]
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+            print(f"ok   {what}")
+        else:
+            self.failed += 1
+            print(f"FAIL {what}")
+
+
+def text_of(result):
+    return " ".join(getattr(block, "text", "") for block in result.content)
+
+
+async def run_version(server, version, checks):
+    if version == "2026-07-28":
+        mode = "auto"  # server/discover, the 2026-07-28 way to connect
+        client_session.LATEST_HANDSHAKE_VERSION = "2025-11-25"
+    else:
+        mode = "legacy"  # the initialize handshake, offering `version`
+        client_session.LATEST_HANDSHAKE_VERSION = version
+    params = StdioServerParameters(command=server, args=[])
+    async with Client(params, mode=mode, raise_exceptions=True) as client:
+        checks.check(client.protocol_version == version, f"[{version}] negotiated {client.protocol_version}")
+
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        checks.check(set(tools) == STRUCTURED | UNSTRUCTURED, f"[{version}] tools/list names {sorted(tools)}")
+        for name in sorted(STRUCTURED):
+            schema = tools[name].output_schema
+            checks.check(
+                schema is not None and schema.get("type") == "object",
+                f"[{version}] {name} advertises an object outputSchema",
+            )
+        for name in sorted(UNSTRUCTURED):
+            checks.check(tools[name].output_schema is None, f"[{version}] {name} advertises no outputSchema")
+        for name, tool in sorted(tools.items()):
+            checks.check(
+                tool.input_schema.get("additionalProperties") is False,
+                f"[{version}] {name} inputSchema refuses unknown arguments",
+            )
+
+        for name, arguments in VALID_CALLS:
+            what = f"[{version}] call {name} {arguments}"
+            try:
+                # The SDK validates structuredContent against the outputSchema and raises on mismatch.
+                result = await client.call_tool(name, arguments)
+            except Exception as e:  # noqa: BLE001 - any client-side rejection is a failure
+                checks.check(False, f"{what}: client raised {type(e).__name__}: {e}")
+                continue
+            checks.check(not result.is_error, f"{what}: not an error ({text_of(result)[:80]!r})")
+            if name in STRUCTURED:
+                checks.check(isinstance(result.structured_content, dict), f"{what}: structuredContent is an object")
+            else:
+                checks.check(result.structured_content is None, f"{what}: no structuredContent")
+            if name == "invoice_badge":
+                image = result.content[0]
+                checks.check(
+                    image.type == "image" and image.mime_type == "image/png" and len(image.data) > 0,
+                    f"{what}: an image/png block",
+                )
+            if name == "invoice_documents":
+                links = [b for b in result.content if b.type == "resource_link"]
+                checks.check(len(links) == 2 and all(str(l.uri).startswith("invoices://") for l in links), f"{what}: two resource links")
+            if name == "get_invoice" and arguments["number"] == "INV-404":
+                checks.check(result.structured_content == {}, f"{what}: nothing is served as {{}}")
+            if name == "list_invoices":
+                checks.check(isinstance(result.structured_content.get("result"), list), f"{what}: the list is wrapped under result")
+
+        for name, arguments, words in INVALID_CALLS:
+            what = f"[{version}] invalid call {name} {arguments}"
+            try:
+                result = await client.call_tool(name, arguments)
+            except Exception as e:  # noqa: BLE001
+                checks.check(False, f"{what}: client raised {type(e).__name__}: {e}")
+                continue
+            text = text_of(result)
+            checks.check(result.is_error, f"{what}: isError")
+            checks.check(all(w in text for w in words), f"{what}: text names the problem ({text})")
+
+        try:
+            await client.call_tool("no_such_tool", {})
+            checks.check(False, f"[{version}] unknown tool: expected a JSON-RPC error")
+        except MCPError as e:
+            checks.check(e.error.code == -32602, f"[{version}] unknown tool is JSON-RPC error {e.error.code}")
+
+
+async def main():
+    server = sys.argv[1]
+    checks = Checks()
+    for version in VERSIONS:
+        try:
+            await run_version(server, version, checks)
+        except Exception as e:  # noqa: BLE001
+            checks.check(False, f"[{version}] session failed: {type(e).__name__}: {e}")
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed or not checks.passed else 0)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
