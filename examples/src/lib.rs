@@ -10,3 +10,8 @@ pub mod conformance;
 pub mod demo;
 pub mod invoices;
 pub mod serve;
+
+/// The README's Rust code, compiled as doctests so it never goes stale.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

