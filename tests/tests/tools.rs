@@ -615,3 +615,108 @@ async fn hygiene_and_crate_path() {
     assert_eq!(echoed.structured_content, Some(json!({"result": "hi"})));
     assert!(!call(&toolbox, "via_reexport", json!({})).await.is_error);
 }
+
+// The schema comes from the same type that serializes the payload: serde attributes shape both,
+// through the macro, for structs and enums of every tagging.
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Payment {
+    Card {
+        #[serde(rename = "last4")]
+        last_four: String,
+        #[serde(skip)]
+        #[allow(dead_code)]
+        cvv: String,
+    },
+    Cash,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Amount(u64),
+    Note(String),
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Untagged {
+    Count(u32),
+    Named { name: String },
+}
+
+#[derive(Serialize, JsonSchema)]
+enum External {
+    Plain,
+    Wrapped(u8),
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Ledger {
+    payments: Vec<Payment>,
+    adjacent: Vec<Adjacent>,
+    untagged: Vec<Untagged>,
+    external: Vec<External>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closing_note: Option<String>,
+    #[serde(skip)]
+    #[allow(dead_code)]
+    internal_id: u64,
+}
+
+#[mcp_tool]
+fn ledger() -> Ledger {
+    Ledger {
+        payments: vec![
+            Payment::Card {
+                last_four: "4242".into(),
+                cvv: "123".into(),
+            },
+            Payment::Cash,
+        ],
+        adjacent: vec![Adjacent::Amount(5), Adjacent::Note("n".into())],
+        untagged: vec![Untagged::Count(3), Untagged::Named { name: "x".into() }],
+        external: vec![External::Plain, External::Wrapped(1)],
+        closing_note: None,
+        internal_id: 99,
+    }
+}
+
+#[mcp_tool]
+fn payments() -> Vec<Payment> {
+    vec![Payment::Cash]
+}
+
+#[tokio::test]
+async fn serde_attributes_shape_schema_and_payload_alike_through_the_macro() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(ledger::tool()).unwrap();
+    toolbox.register(payments::tool()).unwrap();
+
+    let schema = entry(&toolbox, "ledger")["outputSchema"].to_string();
+    assert!(schema.contains("\"last4\"") && !schema.contains("last_four"));
+    assert!(
+        !schema.contains("cvv")
+            && !schema.contains("internal_id")
+            && !schema.contains("internalId")
+    );
+    assert!(schema.contains("closingNote"));
+
+    let result = call_conforming(&toolbox, "ledger", json!({})).await;
+    let served = result.structured_content.unwrap();
+    assert_eq!(
+        served["payments"][0],
+        json!({"kind": "card", "last4": "4242"})
+    );
+    assert_eq!(served["adjacent"][1], json!({"t": "Note", "c": "n"}));
+    assert_eq!(served["external"], json!(["Plain", {"Wrapped": 1}]));
+    assert!(served.get("closingNote").is_none() && served.get("internalId").is_none());
+
+    let list = call_conforming(&toolbox, "payments", json!({})).await;
+    assert_eq!(
+        list.structured_content,
+        Some(json!({"result": [{"kind": "cash"}]}))
+    );
+}
