@@ -53,7 +53,13 @@ fn binaries() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "examples", "--bins"])
+            .args([
+                "build",
+                "--quiet",
+                "--workspace",
+                "--all-features",
+                "--bins",
+            ])
             .current_dir(workspace())
             .status()
             .expect("cargo runs");
