@@ -101,7 +101,8 @@ impl EncodeError {
     }
 }
 
-enum Segment<'a> {
+/// One step of a JSON path: `[3]`, `.name`, or `["odd key"]`.
+pub(crate) enum Segment<'a> {
     Index(usize),
     Key(&'a str),
 }

@@ -38,7 +38,25 @@ fn generator_for_input() -> SchemaGenerator {
     settings().for_deserialize().into_generator()
 }
 
-type Cache = RwLock<HashMap<(TypeId, bool), OutputSchema>>;
+type Cache<K, V> = OnceLock<RwLock<HashMap<K, V>>>;
+
+/// The value cached under `key`, built by `build` the first time any thread asks.
+fn cached<K, V>(cache: &'static Cache<K, V>, key: K, build: impl FnOnce() -> V) -> V
+where
+    K: std::hash::Hash + Eq,
+    V: Clone,
+{
+    let map = cache.get_or_init(Default::default);
+    if let Some(hit) = map.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let built = build();
+    map.write()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert(built)
+        .clone()
+}
 
 /// The `outputSchema` for tools returning `T`, generated once per type and process.
 ///
@@ -63,20 +81,11 @@ type Cache = RwLock<HashMap<(TypeId, bool), OutputSchema>>;
 /// assert_eq!(list.schema["required"], serde_json::json!(["result"]));
 /// ```
 pub fn output_schema<T: JsonSchema + ?Sized + 'static>(may_be_empty: bool) -> OutputSchema {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (TypeId::of::<T>(), may_be_empty);
-    if let Some(hit) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let root = generator_for_output().into_root_schema_for::<T>();
-    let built = build_output_schema(root.to_value(), may_be_empty);
-    cache
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(key)
-        .or_insert(built)
-        .clone()
+    static CACHE: Cache<(TypeId, bool), OutputSchema> = OnceLock::new();
+    cached(&CACHE, (TypeId::of::<T>(), may_be_empty), || {
+        let root = generator_for_output().into_root_schema_for::<T>();
+        build_output_schema(root.to_value(), may_be_empty)
+    })
 }
 
 /// Turns a type's root schema into an MCP output schema. Public within the crate so tests and
@@ -239,29 +248,17 @@ fn is_constraint(keyword: &str) -> bool {
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized + 'static>() -> SchemaObject {
-    static CACHE: OnceLock<RwLock<HashMap<TypeId, SchemaObject>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&TypeId::of::<T>())
-    {
-        return hit.clone();
-    }
-    let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    follow_root_ref(&mut root);
-    root.entry("type").or_insert_with(|| json!("object"));
-    root.insert("additionalProperties".to_owned(), Value::Bool(false));
-    let built = Arc::new(root);
-    cache
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(TypeId::of::<T>())
-        .or_insert(built)
-        .clone()
+    static CACHE: Cache<TypeId, SchemaObject> = OnceLock::new();
+    cached(&CACHE, TypeId::of::<T>(), || {
+        let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        follow_root_ref(&mut root);
+        root.entry("type").or_insert_with(|| json!("object"));
+        root.insert("additionalProperties".to_owned(), Value::Bool(false));
+        Arc::new(root)
+    })
 }
 
 /// Builds the input schema of a tool whose parameters are the arguments, one property each.

@@ -3,6 +3,7 @@
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
+use crate::encode::Segment;
 use crate::result::{describe, truncate};
 
 /// Panics unless the `tools/call` result's `structuredContent` satisfies the `outputSchema` of the
@@ -110,23 +111,16 @@ pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
     ))
 }
 
-/// `/items/3/amount` as `$.items[3].amount`.
+/// `/items/3/amount` as `$.items[3].amount`, spelled as `encode_json`'s errors spell paths.
 fn json_path(pointer: &str) -> String {
     let mut path = String::from("$");
     for raw in pointer.split('/').skip(1) {
         let segment = raw.replace("~1", "/").replace("~0", "~");
-        if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
-            path.push_str(&format!("[{segment}]"));
-        } else if segment
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !segment.is_empty()
-        {
-            path.push('.');
-            path.push_str(&segment);
-        } else {
-            path.push_str(&format!("[{}]", Value::String(segment)));
-        }
+        let step = match segment.parse::<usize>() {
+            Ok(index) if index.to_string() == segment => Segment::Index(index),
+            _ => Segment::Key(&segment),
+        };
+        path.push_str(&step.to_string());
     }
     path
 }
