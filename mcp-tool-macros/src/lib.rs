@@ -1,9 +1,10 @@
 //! The `#[mcp_tool]` attribute. Depend on `mcp-tool-runtime`, which re-exports it and documents
 //! it; this crate is only its implementation.
 //!
-//! The pipeline, one file per stage: [`attr`] and [`ast`] parse the attribute and the function into
-//! a typed model, [`valid`] checks what involves several settings at once, [`expand`] generates.
-//! Every error is collected ([`ctxt::Ctxt`]) and reported at once, beside the user's function.
+//! The pipeline, one file per stage: `attr.rs` and `ast.rs` parse the attribute and the function
+//! into a typed model, `valid.rs` checks what involves several settings at once, `expand.rs`
+//! generates. Every error is collected (`ctxt.rs`) and reported at once, beside the user's
+//! function.
 
 mod ast;
 mod attr;

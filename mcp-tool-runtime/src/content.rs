@@ -68,6 +68,13 @@ impl Content {
 }
 
 /// A text block.
+///
+/// ```
+/// use mcp_tool_runtime::{Content, TextContent};
+///
+/// let block = Content::Text(TextContent { text: "hi".into(), annotations: None });
+/// assert_eq!(block, Content::text("hi"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextContent {
     /// The text.
@@ -78,6 +85,13 @@ pub struct TextContent {
 }
 
 /// An image or audio block: base64 `data` and its `mimeType`.
+///
+/// ```
+/// use mcp_tool_runtime::MediaContent;
+///
+/// let wav = MediaContent::new(b"RIFF", "audio/wav");
+/// assert_eq!(wav.data, "UklGRg==");
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MediaContent {
     /// The bytes, base64-encoded (standard alphabet, padded).
@@ -153,6 +167,16 @@ impl ResourceLink {
 }
 
 /// A resource embedded in the result (`resource`).
+///
+/// ```
+/// use mcp_tool_runtime::{Content, EmbeddedResource, ResourceContents};
+///
+/// let block = Content::Resource(EmbeddedResource {
+///     resource: ResourceContents::text("memo://1", "Paid."),
+///     annotations: None,
+/// });
+/// assert_eq!(serde_json::to_value(&block).unwrap()["type"], "resource");
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EmbeddedResource {
     /// The resource's contents.
@@ -219,6 +243,11 @@ impl ResourceContents {
 }
 
 /// Who a block is meant for.
+///
+/// ```
+/// use mcp_tool_runtime::Role;
+/// assert_eq!(serde_json::to_value(Role::Assistant).unwrap(), "assistant");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
@@ -298,6 +327,11 @@ impl schemars::JsonSchema for Priority {
 }
 
 /// A priority outside `0.0..=1.0`.
+///
+/// ```
+/// use mcp_tool_runtime::{Priority, PriorityOutOfRange};
+/// assert_eq!(Priority::new(2.0), Err(PriorityOutOfRange(2.0)));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 #[error("priority {0} is outside 0..=1")]
 pub struct PriorityOutOfRange(pub f64);

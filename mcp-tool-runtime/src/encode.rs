@@ -15,9 +15,27 @@ use serde_json::{Map, Number, Value};
 ///
 /// The same limit `serde_json` applies when it reads JSON, so anything this crate writes can be
 /// read back by `serde_json` (and by the JSON parsers MCP clients use).
+///
+/// ```
+/// use mcp_tool_runtime::{encode_json, MAX_DEPTH};
+///
+/// let mut deep = serde_json::json!(1);
+/// for _ in 0..MAX_DEPTH + 1 {
+///     deep = serde_json::json!([deep]);
+/// }
+/// assert!(encode_json(&deep).is_err());
+/// ```
 pub const MAX_DEPTH: usize = 128;
 
 /// Why a payload could not be encoded as JSON.
+///
+/// ```
+/// use mcp_tool_runtime::{encode_json, EncodeError};
+///
+/// let err = encode_json(&[1.0, f64::INFINITY]).unwrap_err();
+/// assert!(matches!(err, EncodeError::NonFiniteFloat { .. }));
+/// assert_eq!(err.path(), "$[1]");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
     /// A float that JSON cannot represent (`NaN`, `inf`, `-inf`).
@@ -171,6 +189,13 @@ pub(crate) fn pretty(value: &Value) -> String {
 
 /// Turns `payload` into a JSON value with keys in code-point order, refusing what
 /// [`encode_json`] refuses. This is the value `structuredContent` carries.
+///
+/// ```
+/// use mcp_tool_runtime::to_checked_value;
+///
+/// let value = to_checked_value(&std::collections::BTreeMap::from([(2, "b"), (10, "a")])).unwrap();
+/// assert_eq!(value, serde_json::json!({"10": "a", "2": "b"}));
+/// ```
 pub fn to_checked_value<T: Serialize + ?Sized>(payload: &T) -> Result<Value, EncodeError> {
     payload.serialize(Checked { depth: 0 })
 }

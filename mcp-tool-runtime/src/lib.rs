@@ -63,6 +63,59 @@ pub use content::{
     ResourceContents, ResourceLink, Role, TextContent,
 };
 pub use encode::{EncodeError, MAX_DEPTH, encode_json, to_checked_value};
+/// Declares an MCP tool on a function.
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_tool, Toolbox};
+/// use schemars::JsonSchema;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, JsonSchema)]
+/// struct Invoice { number: String }
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct NewInvoice {
+///     /// Who pays.
+///     customer: String,
+/// }
+///
+/// struct Store;
+///
+/// /// Look up an invoice by its number.
+/// #[mcp_tool(allow_none, annotations(read_only))]
+/// async fn get_invoice(#[state] _store: &Store, number: String) -> Option<Invoice> {
+///     (number == "INV-1").then(|| Invoice { number })
+/// }
+///
+/// /// Create an invoice.
+/// #[mcp_tool(name = "invoices.create")]
+/// fn create_invoice(#[args] new: NewInvoice) -> Result<Invoice, String> {
+///     if new.customer.is_empty() { Err("`customer` is empty".into()) } else { Ok(Invoice { number: "INV-2".into() }) }
+/// }
+///
+/// /// Draw a chart.
+/// #[mcp_tool(content = image, mime_type = "image/png")]
+/// fn chart(#[arg(description = "Width in pixels.")] width: u32) -> Vec<u8> {
+///     vec![0; width as usize]
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.insert_state(Store);
+/// toolbox.register(get_invoice::tool()).unwrap();
+/// toolbox.register(create_invoice::tool()).unwrap();
+/// toolbox.register(chart::tool()).unwrap();
+/// let names: Vec<_> = toolbox.list_tools().iter().map(|t| t.name.to_string()).collect();
+/// assert_eq!(names, ["chart", "get_invoice", "invoices.create"]);
+/// ```
+///
+/// Keys: `name`, `title`, `description` (defaults to the doc comment), the flags
+/// `include_output_schema`, `include_structured_content` and `allow_none` (bare means on,
+/// `= true`/`= false` explicit, absent defers to the server's [`ServerDefaults`]),
+/// `annotations(read_only, destructive, idempotent, open_world)`,
+/// `content = image | audio | resource_link | resource | blocks` with `mime_type = "..."` for media,
+/// and `crate = path`. Parameters: `#[arg(rename = "...", description = "...")]`, one `#[args]`
+/// struct, `#[state] name: &T`. Beside `fn f`, the macro declares `f::tool()`, the value to
+/// register. Misconfigurations are compile errors; see the README for the list.
 pub use mcp_tool_macros::mcp_tool;
 pub use result::{ContentKind, ResultOptions, ToolResult, build_tool_result};
 pub use schema::{InputSchemaBuilder, OutputSchema, SchemaObject, input_schema_of, output_schema};

@@ -73,6 +73,14 @@ impl ToolResult {
 }
 
 /// What kind of content a tool's payload becomes.
+///
+/// ```
+/// use mcp_tool_runtime::ContentKind;
+///
+/// assert!(ContentKind::Image.is_media());
+/// assert!(ContentKind::ResourceLink.carries_structured_content());
+/// assert_eq!(ContentKind::ResourceLink.to_string(), "resource_link");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ContentKind {
     /// Any JSON: `structuredContent` plus a pretty JSON text mirror.

@@ -15,9 +15,27 @@ use serde_json::{Map, Value, json};
 use crate::structured::{self, Shape};
 
 /// A JSON Schema object, shared: schemas are built once and handed out by reference.
+///
+/// ```
+/// use mcp_tool_runtime::{input_schema_of, SchemaObject};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Query { text: String }
+///
+/// let schema: SchemaObject = input_schema_of::<Query>();
+/// assert_eq!(schema["type"], "object");
+/// ```
 pub type SchemaObject = Arc<Map<String, Value>>;
 
 /// An output schema and the [`Shape`] its payloads are served in.
+///
+/// ```
+/// use mcp_tool_runtime::{output_schema, OutputSchema, Shape};
+///
+/// let OutputSchema { schema, shape } = output_schema::<Vec<u8>>(false);
+/// assert_eq!(shape, Shape::Wrapped);
+/// assert_eq!(schema["type"], "object");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputSchema {
     /// The schema advertised as the tool's `outputSchema`. Its root is always `"type": "object"`.

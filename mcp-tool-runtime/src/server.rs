@@ -18,6 +18,12 @@ use crate::result::ToolResult;
 use crate::toolbox::{Toolbox, UnknownTool};
 
 /// A `tools/list` entry rmcp would not accept (a bug in this crate, reported rather than hidden).
+///
+/// ```
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+/// // Every entry this crate builds is accepted.
+/// assert!(ToolboxServer::new(Toolbox::new()).is_ok());
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error("tool `{tool}` cannot be served through rmcp: {source}")]
 pub struct ServeError {
@@ -121,6 +127,13 @@ impl ToolboxServer {
 
 /// Converts a result into rmcp's model through the wire JSON they share, so no field can be
 /// dropped on the way: content blocks of every kind, `structuredContent`, `isError`, `_meta`.
+///
+/// ```
+/// use mcp_tool_runtime::{to_rmcp_result, ToolResult};
+///
+/// let converted = to_rmcp_result(&ToolResult::error("boom"));
+/// assert_eq!(converted.is_error, Some(true));
+/// ```
 pub fn to_rmcp_result(result: &ToolResult) -> CallToolResult {
     let converted = serde_json::to_value(result).and_then(serde_json::from_value::<CallToolResult>);
     let mut converted = converted.unwrap_or_else(|e| {

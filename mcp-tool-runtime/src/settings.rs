@@ -29,6 +29,14 @@ impl Default for ServerDefaults {
 }
 
 /// A tool's own structured-output flags: each unset (`None`, defer to the server), on or off.
+///
+/// ```
+/// use mcp_tool_runtime::ToolFlags;
+///
+/// // `#[mcp_tool(include_output_schema = false)]`
+/// let flags = ToolFlags { include_output_schema: Some(false), ..ToolFlags::default() };
+/// assert_eq!(flags.include_structured_content, None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ToolFlags {
     /// `include_structured_content` as the tool declared it.
@@ -38,6 +46,11 @@ pub struct ToolFlags {
 }
 
 /// Where a resolved value came from, for messages.
+///
+/// ```
+/// use mcp_tool_runtime::Origin;
+/// assert_eq!(Origin::ServerDefault.to_string(), "the server default");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     /// The tool's own declaration.
@@ -59,6 +72,13 @@ impl std::fmt::Display for Origin {
 }
 
 /// The decision for one tool: whether it sends `structuredContent` and advertises `outputSchema`.
+///
+/// ```
+/// use mcp_tool_runtime::{resolve, ContentKind, ServerDefaults, ToolFlags};
+///
+/// let resolved = resolve("t", ToolFlags::default(), ServerDefaults::default(), ContentKind::Audio).unwrap();
+/// assert!(!resolved.include_output_schema && !resolved.include_structured_content);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resolved {
     /// Whether results carry `structuredContent`.
@@ -68,6 +88,14 @@ pub struct Resolved {
 }
 
 /// A resolution that would advertise an `outputSchema` while omitting `structuredContent`.
+///
+/// ```
+/// use mcp_tool_runtime::{resolve, ContentKind, Origin, ServerDefaults, ToolFlags};
+///
+/// let flags = ToolFlags { include_output_schema: Some(true), include_structured_content: Some(false) };
+/// let err = resolve("t", flags, ServerDefaults::default(), ContentKind::Text).unwrap_err();
+/// assert_eq!((err.schema_origin, err.content_origin), (Origin::Tool, Origin::Tool));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "tool `{tool}` would advertise an `outputSchema` ({schema_origin}) but omit `structuredContent` \

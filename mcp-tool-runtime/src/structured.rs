@@ -11,10 +11,21 @@
 use serde_json::{Map, Value, json};
 
 /// The property that carries a wrapped, non-object result.
+///
+/// ```
+/// use mcp_tool_runtime::{Shape, RESULT_KEY};
+/// let served = Shape::Wrapped.structured(serde_json::json!(7));
+/// assert_eq!(served[RESULT_KEY], 7);
+/// ```
 pub const RESULT_KEY: &str = "result";
 
 /// The schema keyword set on a wrapped output schema, so tooling can tell the `result` property
 /// was added by this toolkit and unwrap it.
+///
+/// ```
+/// use mcp_tool_runtime::{output_schema, WRAPPED_MARKER};
+/// assert_eq!(output_schema::<Vec<String>>(false).schema[WRAPPED_MARKER], true);
+/// ```
 pub const WRAPPED_MARKER: &str = "x-mcp-wrapped";
 
 /// Whether a tool's structured result is its payload as is, or wrapped as `{"result": ...}`.

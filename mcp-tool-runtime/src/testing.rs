@@ -43,6 +43,15 @@ pub fn assert_tool_result_conforms(tool: &Value, result: &Value) {
 }
 
 /// What [`assert_tool_result_conforms`] checks, as a `Result` with its message.
+///
+/// ```
+/// use mcp_tool_runtime::check_conforms;
+/// use serde_json::json;
+///
+/// let entry = json!({"name": "t", "outputSchema": {"type": "object", "required": ["a"]}});
+/// let message = check_conforms(&entry, &json!({"structuredContent": {}})).unwrap_err();
+/// assert!(message.contains("required property \"a\""), "{message}");
+/// ```
 pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
     let name = tool
         .get("name")

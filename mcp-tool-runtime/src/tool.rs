@@ -20,6 +20,12 @@ use crate::schema::{OutputSchema, SchemaObject};
 use crate::settings::ToolFlags;
 
 /// A boxed future, as [`Tool::call`] returns.
+///
+/// ```
+/// use mcp_tool_runtime::BoxFuture;
+/// let future: BoxFuture<'static, u8> = Box::pin(async { 1 });
+/// # drop(future);
+/// ```
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Hints about a tool's behaviour, the `annotations` of its `tools/list` entry.
@@ -99,6 +105,14 @@ pub struct ToolDefinition {
 }
 
 /// A state type a tool needs from its toolbox.
+///
+/// ```
+/// use mcp_tool_runtime::StateRequirement;
+///
+/// struct Db;
+/// let need = StateRequirement::of::<Db>();
+/// assert!(need.type_name.ends_with("Db"));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct StateRequirement {
     /// The type's id.
@@ -242,7 +256,24 @@ pub trait Tool: Send + Sync + 'static {
     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult>;
 }
 
-/// The state a toolbox holds for its tools, one value per type.
+/// The state a toolbox holds for its tools, one value per type; tools take it as a
+/// `#[state] name: &T` parameter.
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_tool, Toolbox};
+///
+/// struct Greeting(&'static str);
+///
+/// /// Greets someone.
+/// #[mcp_tool]
+/// fn greet(#[state] greeting: &Greeting, name: String) -> String {
+///     format!("{}, {name}!", greeting.0)
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.insert_state(Greeting("Hello"));
+/// toolbox.register(greet::tool()).unwrap();
+/// ```
 #[derive(Default, Clone)]
 pub struct State {
     values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
@@ -272,6 +303,28 @@ impl State {
 }
 
 /// One call of a tool: its arguments, its resolved result options and the toolbox's state.
+///
+/// Hand-written tools read their arguments through it:
+///
+/// ```
+/// use mcp_tool_runtime::{BoxFuture, Tool, ToolCall, ToolDeclaration, ToolResult};
+///
+/// struct Echo;
+///
+/// impl Tool for Echo {
+///     fn declaration(&self) -> ToolDeclaration {
+///         ToolDeclaration::new("echo")
+///     }
+///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
+///         Box::pin(async move {
+///             match call.argument::<String>("text", true) {
+///                 Ok(text) => call.finish(&text),
+///                 Err(error) => error,
+///             }
+///         })
+///     }
+/// }
+/// ```
 #[derive(Debug)]
 pub struct ToolCall<'a> {
     /// The call's arguments (`{}` when the client sent none).

@@ -12,6 +12,21 @@ use crate::settings::{AsymmetricRuleViolation, ServerDefaults, resolve};
 use crate::tool::{State, Tool, ToolCall, ToolDefinition};
 
 /// Why a tool could not be registered.
+///
+/// ```
+/// use mcp_tool_runtime::{RegistrationError, ToolDeclaration, Toolbox, Tool, ToolCall, ToolResult, BoxFuture};
+///
+/// struct Named(&'static str);
+/// impl Tool for Named {
+///     fn declaration(&self) -> ToolDeclaration { ToolDeclaration::new(self.0) }
+///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
+///         Box::pin(async move { call.finish(&()) })
+///     }
+/// }
+///
+/// let err = Toolbox::new().register(Named("has space")).unwrap_err();
+/// assert!(matches!(err, RegistrationError::InvalidName { .. }));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegistrationError {
     /// Two tools with one name.
@@ -43,6 +58,14 @@ pub enum RegistrationError {
 }
 
 /// `tools/call` named a tool the toolbox does not have (a JSON-RPC error, -32602, in MCP).
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::{Toolbox, UnknownTool};
+/// let err = Toolbox::new().call_tool("nope", serde_json::Value::Null).await.unwrap_err();
+/// assert_eq!(err, UnknownTool { name: "nope".into() });
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown tool `{name}`")]
 pub struct UnknownTool {
