@@ -1,4 +1,8 @@
 //! Content blocks of a `tools/call` result, with the MCP wire names.
+//!
+//! Types that tools return (links, resources) carry a `#[schemars(description)]` of their own:
+//! schemars would otherwise put their whole rustdoc, examples included, into the output schemas
+//! a model reads.
 
 use serde::{Deserialize, Serialize};
 
@@ -129,6 +133,7 @@ impl MediaContent {
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(description = "A link to a resource the client may read or subscribe to.")]
 pub struct ResourceLink {
     /// The resource's URI.
     pub uri: String,
@@ -178,6 +183,7 @@ impl ResourceLink {
 /// assert_eq!(serde_json::to_value(&block).unwrap()["type"], "resource");
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(description = "A resource embedded in the result.")]
 pub struct EmbeddedResource {
     /// The resource's contents.
     pub resource: ResourceContents,
@@ -199,6 +205,7 @@ pub struct EmbeddedResource {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
+#[schemars(description = "The contents of an embedded resource: text or a base64 blob.")]
 pub enum ResourceContents {
     /// Text contents.
     Text {
@@ -250,6 +257,7 @@ impl ResourceContents {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(description = "Who a block is meant for.")]
 pub enum Role {
     /// The human user.
     User,
@@ -273,6 +281,7 @@ pub enum Role {
 /// );
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(description = "Hints a client may use to decide how to show or use a block.")]
 pub struct Annotations {
     /// Who the block is for.
     #[serde(default, skip_serializing_if = "Option::is_none")]

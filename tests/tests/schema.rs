@@ -335,3 +335,20 @@ fn the_any_type_is_wrapped_and_admits_nothing() {
     conforms(&json!([1]), false).unwrap();
     conforms(&Value::Null, false).unwrap();
 }
+
+#[test]
+fn the_runtime_types_tools_return_describe_themselves_without_rustdoc_examples() {
+    use mcp_tool_runtime::{Annotations, EmbeddedResource, ResourceContents, ResourceLink};
+    for schema in [
+        output_schema::<Vec<ResourceLink>>(false).schema,
+        output_schema::<ResourceContents>(false).schema,
+        output_schema::<EmbeddedResource>(false).schema,
+        output_schema::<Annotations>(false).schema,
+    ] {
+        let text = serde_json::to_string(&*schema).unwrap();
+        assert!(!text.contains("```"), "{text}");
+        assert!(!text.contains("assert"), "{text}");
+    }
+    let links = serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(false).schema).unwrap();
+    assert!(links.contains("A link to a resource the client may read or subscribe to."));
+}
