@@ -144,12 +144,14 @@ pub(crate) fn build_output_schema(root: Value, may_be_empty: bool) -> OutputSche
 /// schemars writes a root type's references to itself as `"$ref": "#"`. Wrapping the root would
 /// retarget those, so the root moves into `$defs` first and the references follow it.
 fn detach_root(root: &mut Map<String, Value>) {
-    fn refers_to_root(value: &Value) -> bool {
+    fn refers_to_root(map: &Map<String, Value>) -> bool {
+        map.iter()
+            .any(|(k, v)| (k == "$ref" && v.as_str() == Some("#")) || value_refers_to_root(v))
+    }
+    fn value_refers_to_root(value: &Value) -> bool {
         match value {
-            Value::Object(map) => map
-                .iter()
-                .any(|(k, v)| (k == "$ref" && v.as_str() == Some("#")) || refers_to_root(v)),
-            Value::Array(items) => items.iter().any(refers_to_root),
+            Value::Object(map) => refers_to_root(map),
+            Value::Array(items) => items.iter().any(value_refers_to_root),
             _ => false,
         }
     }
@@ -168,7 +170,7 @@ fn detach_root(root: &mut Map<String, Value>) {
             _ => {}
         }
     }
-    if !refers_to_root(&Value::Object(root.clone())) {
+    if !refers_to_root(root) {
         return;
     }
     let mut defs = match root.remove("$defs") {

@@ -302,6 +302,12 @@ impl State {
     }
 }
 
+/// Where inside a deserialized value an error happened, `None` at its root.
+fn inner_path(error: &serde_path_to_error::Error<serde_json::Error>) -> Option<String> {
+    let at = error.path().to_string();
+    (at != "." && !at.is_empty()).then_some(at)
+}
+
 /// One call of a tool: its arguments, its resolved result options and the toolbox's state.
 ///
 /// Hand-written tools read their arguments through it:
@@ -356,11 +362,10 @@ impl<'a> ToolCall<'a> {
             None => &Value::Null,
         };
         serde_path_to_error::deserialize(value).map_err(|e| {
-            let at = e.path().to_string();
-            let place = if at == "." || at.is_empty() {
-                format!("`{name}`")
-            } else {
-                format!("`{name}` at `{name}.{at}`")
+            let place = match inner_path(&e) {
+                Some(at) if at.starts_with('[') => format!("`{name}` at `{name}{at}`"),
+                Some(at) => format!("`{name}` at `{name}.{at}`"),
+                None => format!("`{name}`"),
             };
             ToolResult::error(format!(
                 "invalid argument {place} of tool `{}`: {} (got {})",
@@ -373,14 +378,9 @@ impl<'a> ToolCall<'a> {
 
     /// All arguments deserialized as one argument struct `T`.
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
-        let map = Value::Object(self.arguments.clone());
-        serde_path_to_error::deserialize(&map).map_err(|e| {
-            let at = e.path().to_string();
-            let place = if at == "." || at.is_empty() {
-                String::new()
-            } else {
-                format!(" at `{at}`")
-            };
+        // `&Map` is a deserializer itself: no copy of the arguments.
+        serde_path_to_error::deserialize(&self.arguments).map_err(|e| {
+            let place = inner_path(&e).map_or_else(String::new, |at| format!(" at `{at}`"));
             ToolResult::error(format!(
                 "invalid arguments of tool `{}`{place}: {}",
                 self.options.tool_name,

@@ -720,3 +720,22 @@ async fn serde_attributes_shape_schema_and_payload_alike_through_the_macro() {
         Some(json!({"result": [{"kind": "cash"}]}))
     );
 }
+
+/// Adds up amounts.
+#[mcp_tool]
+fn total(amounts: Vec<Invoice>) -> u64 {
+    amounts.iter().map(|i| i.total_cents).sum()
+}
+
+#[tokio::test]
+async fn an_error_inside_an_argument_names_its_path() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(total::tool()).unwrap();
+    let bad = json!({"amounts": [{"number": "1", "total_cents": 1}, {"number": "2", "total_cents": "x"}]});
+    let result = call(&toolbox, "total", bad).await;
+    let text = error_text(&result);
+    assert!(
+        text.starts_with("invalid argument `amounts` at `amounts[1].total_cents` of tool `total`"),
+        "{text}"
+    );
+}
