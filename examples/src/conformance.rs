@@ -1,7 +1,7 @@
 //! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`.
 
 use mcp_tool_runtime::{
-    Content, EmbeddedResource, RegistrationError, ResourceContents, Toolbox, mcp_tool,
+    Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_tool,
 };
 
 const RED_PIXEL: &[u8] = include_bytes!("../assets/red-pixel.png");

@@ -5,6 +5,7 @@
 use proc_macro2::TokenStream;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
 
+use crate::attr::{Seen, skip_value};
 use crate::ctxt::{Ctxt, unknown_key_message};
 use crate::symbol::*;
 
@@ -24,11 +25,11 @@ pub struct Param {
 
 pub enum Role {
     /// One property of the input schema.
+    /// (Whether it may be left out is decided by its type, at run time: see
+    /// `InputSchemaBuilder::param`.)
     Argument {
         name: String,
         description: Option<LitStr>,
-        /// `Option<T>`: may be left out.
-        optional: bool,
     },
     /// The whole argument object, as one struct.
     Args,
@@ -36,35 +37,26 @@ pub enum Role {
     State { state: Type },
 }
 
-/// The return type, by how its value is served.
+/// The return type, by how its value is served. Whether a payload is an `Option` is decided by
+/// its type, in generated code (`__private::MayBeNone`, `__private::OptionProbe`), never by its
+/// spelling; only `Result` is recognised here, since it decides how the body is called.
 pub enum Output {
-    /// `()` or no return type: served as `{}`.
+    /// No return type: served as `{}`.
     Unit,
     /// `T`.
     Plain(Type),
-    /// `Option<T>` (the whole return type, and `T`).
-    Option { whole: Box<Type>, inner: Box<Type> },
-    /// `Result<T, E>` and aliases such as `io::Result<T>`: `ok` is the shape of `T`.
-    Result { ok: Box<Output>, err: Option<Type> },
+    /// `Result<T, E>` and aliases such as `io::Result<T>`: `ok` is `T`, served; `err` is `E`
+    /// when written, sent as an error.
+    Result { ok: Box<Type>, err: Option<Type> },
 }
 
 impl Output {
-    /// The type whose schema is the output schema, and whether `{}` must be admitted.
-    pub fn schema_type(&self) -> Option<(&Type, bool)> {
+    /// The type of the value served, when there is one.
+    pub fn payload(&self) -> Option<&Type> {
         match self {
             Output::Unit => None,
-            Output::Plain(ty) => Some((ty, false)),
-            Output::Option { inner, .. } => Some((inner, true)),
-            Output::Result { ok, .. } => ok.schema_type(),
-        }
-    }
-
-    /// The `Option<T>` this returns, directly or inside a `Result`.
-    pub fn option(&self) -> Option<&Type> {
-        match self {
-            Output::Option { whole, .. } => Some(whole),
-            Output::Result { ok, .. } => ok.option(),
-            _ => None,
+            Output::Plain(ty) => Some(ty),
+            Output::Result { ok, .. } => Some(ok),
         }
     }
 }
@@ -73,18 +65,9 @@ pub fn parse_item(cx: &mut Ctxt, input: TokenStream) -> Result<ItemFn, TokenStre
     match syn::parse2::<syn::Item>(input.clone()) {
         Ok(syn::Item::Fn(item)) => Ok(item),
         Ok(other) => {
-            let what = match &other {
-                syn::Item::Struct(_) => "a struct",
-                syn::Item::Enum(_) => "an enum",
-                syn::Item::Impl(_) => "an impl block",
-                syn::Item::Mod(_) => "a module",
-                syn::Item::Trait(_) => "a trait",
-                syn::Item::Const(_) | syn::Item::Static(_) => "a constant",
-                syn::Item::Type(_) => "a type alias",
-                _ => "this item",
-            };
-            cx.error_at(
-                first_token_span(&other),
+            let (what, head) = item_head(&other);
+            cx.error_spanned_by(
+                head,
                 format!(
                     "#[mcp_tool] goes on a function, not on {what}; write it on the `fn` that implements the tool"
                 ),
@@ -102,12 +85,28 @@ pub fn parse_item(cx: &mut Ctxt, input: TokenStream) -> Result<ItemFn, TokenStre
     }
 }
 
-fn first_token_span(item: &syn::Item) -> proc_macro2::Span {
+/// What an item is, and the tokens that say so (its keyword and name), for the error that it is
+/// not a function.
+fn item_head(item: &syn::Item) -> (&'static str, TokenStream) {
     use quote::ToTokens;
-    item.to_token_stream()
-        .into_iter()
-        .find(|t| !matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '#'))
-        .map_or_else(proc_macro2::Span::call_site, |t| t.span())
+    use syn::Item;
+    fn head(keyword: &impl ToTokens, name: &impl ToTokens) -> TokenStream {
+        let mut tokens = keyword.to_token_stream();
+        name.to_tokens(&mut tokens);
+        tokens
+    }
+    match item {
+        Item::Struct(i) => ("a struct", head(&i.struct_token, &i.ident)),
+        Item::Enum(i) => ("an enum", head(&i.enum_token, &i.ident)),
+        Item::Union(i) => ("a union", head(&i.union_token, &i.ident)),
+        Item::Impl(i) => ("an impl block", head(&i.impl_token, &i.self_ty)),
+        Item::Mod(i) => ("a module", head(&i.mod_token, &i.ident)),
+        Item::Trait(i) => ("a trait", head(&i.trait_token, &i.ident)),
+        Item::Const(i) => ("a constant", head(&i.const_token, &i.ident)),
+        Item::Static(i) => ("a static", head(&i.static_token, &i.ident)),
+        Item::Type(i) => ("a type alias", head(&i.type_token, &i.ident)),
+        other => ("this item", other.to_token_stream()),
+    }
 }
 
 pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
@@ -137,7 +136,6 @@ pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
                     ParsedRole::Argument { rename, description } => Role::Argument {
                         name: rename.map_or_else(|| unraw(&ident), |r| r.value()),
                         description,
-                        optional: option_inner(&typed.ty).is_some(),
                     },
                     ParsedRole::Args => Role::Args,
                     ParsedRole::State => match &*typed.ty {
@@ -185,91 +183,100 @@ enum ParsedRole {
 
 /// Reads and removes our attributes from one parameter.
 fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> ParsedRole {
-    let mut rename = None;
-    let mut description = None;
+    let mut arg = ArgAttr::default();
     let mut marker: Option<(ParsedRole, &'static str)> = None;
     attrs.retain(|attr| {
         let path = attr.path();
-        if path.is_ident(STATE) || path.is_ident(ARGS) {
-            let (role, word) = if path.is_ident(STATE) {
-                (ParsedRole::State, STATE)
-            } else {
-                (ParsedRole::Args, ARGS)
-            };
-            if let Err(e) = attr.meta.require_path_only() {
-                cx.push(e);
-            }
-            if let Some((_, first)) = &marker {
-                cx.error_spanned_by(
-                    attr,
-                    format!("a parameter is either `#[{first}]` or `#[{word}]`, not both"),
-                );
-            } else {
-                marker = Some((role, word));
-            }
-            return false;
-        }
         if path.is_ident(ARG) {
-            let parsed = attr.parse_nested_meta(|meta| {
-                let key = meta
-                    .path
-                    .get_ident()
-                    .map(|i| i.to_string())
-                    .unwrap_or_default();
-                let slot = match key.as_str() {
-                    RENAME => &mut rename,
-                    DESCRIPTION => &mut description,
-                    _ => {
-                        cx.error_spanned_by(&meta.path, unknown_key_message("key", &key, ARG_KEYS));
-                        if meta.input.peek(syn::Token![=]) {
-                            meta.value()?.parse::<syn::Expr>()?;
-                        }
-                        return Ok(());
-                    }
-                };
-                if slot.is_some() {
-                    cx.error_spanned_by(
-                        &meta.path,
-                        format!("duplicate key `{key}`; give each key once"),
-                    );
-                }
-                *slot = Some(meta.value()?.parse::<LitStr>()?);
-                Ok(())
-            });
-            if let Err(e) = parsed {
-                cx.push(e);
-            }
+            arg.parse(cx, attr);
             return false;
         }
-        true
-    });
-    match marker {
-        Some((role, word)) => {
-            if let Some(extra) = rename.as_ref().or(description.as_ref()) {
-                cx.error_spanned_by(
-                    extra,
-                    format!("a `#[{word}]` parameter is not an argument; `#[arg(...)]` does not apply to it"),
-                );
-            }
-            role
+        let (role, word) = if path.is_ident(STATE) {
+            (ParsedRole::State, STATE)
+        } else if path.is_ident(ARGS) {
+            (ParsedRole::Args, ARGS)
+        } else {
+            return true;
+        };
+        if let Err(e) = attr.meta.require_path_only() {
+            cx.push(e);
         }
-        None => {
-            if let Type::Reference(r) = ty {
-                cx.error_spanned_by(
-                    r,
-                    "arguments are deserialized from JSON into owned values: use an owned type \
-                     (`String` for `&str`, `Vec<T>` for `&[T]`), or mark shared state `#[state]`",
-                );
+        match &marker {
+            Some((_, first)) => cx.error_spanned_by(
+                attr,
+                format!("a parameter is either `#[{first}]` or `#[{word}]`, not both"),
+            ),
+            None => marker = Some((role, word)),
+        }
+        false
+    });
+    let ArgAttr {
+        rename,
+        description,
+        ..
+    } = arg;
+    if let Some((role, word)) = marker {
+        if let Some(extra) = rename.as_ref().or(description.as_ref()) {
+            cx.error_spanned_by(
+                extra,
+                format!(
+                    "a `#[{word}]` parameter is not an argument; `#[arg(...)]` does not apply to it"
+                ),
+            );
+        }
+        return role;
+    }
+    if let Type::Reference(r) = ty {
+        cx.error_spanned_by(
+            r,
+            "arguments are deserialized from JSON into owned values: use an owned type \
+             (`String` for `&str`, `Vec<T>` for `&[T]`), or mark shared state `#[state]`",
+        );
+    }
+    ParsedRole::Argument {
+        rename,
+        description,
+    }
+}
+
+/// `#[arg(rename = "...", description = "...")]`.
+#[derive(Default)]
+struct ArgAttr {
+    rename: Option<LitStr>,
+    description: Option<LitStr>,
+    seen: Seen,
+}
+
+impl ArgAttr {
+    fn parse(&mut self, cx: &mut Ctxt, attr: &syn::Attribute) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            let slot = match key.as_str() {
+                RENAME => &mut self.rename,
+                DESCRIPTION => &mut self.description,
+                _ => {
+                    cx.error_spanned_by(&meta.path, unknown_key_message("key", &key, ARG_KEYS));
+                    return skip_value(&meta);
+                }
+            };
+            if !self.seen.first(cx, &meta.path, &key, "key") {
+                return skip_value(&meta);
             }
-            ParsedRole::Argument {
-                rename,
-                description,
-            }
+            *slot = Some(meta.value()?.parse::<LitStr>()?);
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            cx.push(e);
         }
     }
 }
 
-fn unraw(ident: &Ident) -> String {
+/// An identifier as a name: `r#type` is `type`. The one place the `r#` is stripped.
+pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
@@ -297,30 +304,12 @@ fn last_segment_args<'a>(ty: &'a Type, name: &str) -> Option<Vec<&'a Type>> {
     )
 }
 
-pub fn option_inner(ty: &Type) -> Option<&Type> {
-    match last_segment_args(ty, "Option")?.as_slice() {
-        [inner] => Some(inner),
-        _ => None,
-    }
-}
-
 fn classify(ty: &Type) -> Output {
-    if let Type::Tuple(t) = ty
-        && t.elems.is_empty()
-    {
-        return Output::Unit;
-    }
-    if let Some(inner) = option_inner(ty) {
-        return Output::Option {
-            whole: Box::new(ty.clone()),
-            inner: Box::new(inner.clone()),
-        };
-    }
     if let Some(args) = last_segment_args(ty, "Result")
         && let [ok, rest @ ..] = args.as_slice()
     {
         return Output::Result {
-            ok: Box::new(classify(ok)),
+            ok: Box::new((*ok).clone()),
             err: rest.first().map(|e| (*e).clone()),
         };
     }
@@ -395,11 +384,8 @@ mod tests {
             &mut cx,
             parse_quote! { fn f() -> std::io::Result<Option<u8>> { todo!() } },
         );
-        assert!(
-            matches!(&f.output, Output::Result { ok, .. } if matches!(**ok, Output::Option { .. }))
-        );
-        assert!(f.output.option().is_some());
-        let f = parse_function(&mut cx, parse_quote! { fn f() -> () {} });
+        assert!(matches!(&f.output, Output::Result { err: None, .. }));
+        let f = parse_function(&mut cx, parse_quote! { fn f() {} });
         assert!(matches!(f.output, Output::Unit));
         assert!(cx.into_compile_errors().is_none());
     }
@@ -414,9 +400,7 @@ mod tests {
             },
         );
         assert!(cx.into_compile_errors().is_none());
-        assert!(
-            matches!(&f.params[0].role, Role::Argument { name, optional: true, .. } if name == "n")
-        );
+        assert!(matches!(&f.params[0].role, Role::Argument { name, .. } if name == "n"));
         assert!(matches!(&f.params[1].role, Role::State { .. }));
         let FnArg::Typed(first) = &f.item.sig.inputs[0] else {
             panic!()

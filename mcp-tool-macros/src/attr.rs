@@ -29,35 +29,37 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind with its keyword: the one list of kinds in this crate.
+    pub const ALL: [(Kind, &'static str); 6] = [
+        (Kind::Text, "text"),
+        (Kind::Image, "image"),
+        (Kind::Audio, "audio"),
+        (Kind::ResourceLink, "resource_link"),
+        (Kind::Resource, "resource"),
+        (Kind::Blocks, "blocks"),
+    ];
+
     fn from_keyword(word: &str) -> Option<Kind> {
-        Some(match word {
-            "text" => Kind::Text,
-            "image" => Kind::Image,
-            "audio" => Kind::Audio,
-            "resource_link" => Kind::ResourceLink,
-            "resource" => Kind::Resource,
-            "blocks" => Kind::Blocks,
-            _ => return None,
-        })
+        Kind::ALL
+            .iter()
+            .find(|(_, k)| *k == word)
+            .map(|(kind, _)| *kind)
     }
 
     pub fn keyword(self) -> &'static str {
-        match self {
-            Kind::Text => "text",
-            Kind::Image => "image",
-            Kind::Audio => "audio",
-            Kind::ResourceLink => "resource_link",
-            Kind::Resource => "resource",
-            Kind::Blocks => "blocks",
-        }
+        Kind::ALL
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map_or("", |(_, k)| k)
     }
 
     pub fn is_media(self) -> bool {
         matches!(self, Kind::Image | Kind::Audio)
     }
 
-    /// Kinds whose payload is not JSON to describe with a schema.
-    pub fn has_output_schema(self) -> bool {
+    /// Whether results of this kind can carry `structuredContent`, and so advertise an
+    /// `outputSchema` (the runtime's `ContentKind::carries_structured_content`).
+    pub fn carries_structured_content(self) -> bool {
         !matches!(self, Kind::Image | Kind::Audio | Kind::Blocks)
     }
 }
@@ -91,21 +93,25 @@ impl ToolAttr {
     pub fn kind(&self) -> Kind {
         self.content.map_or(Kind::Text, |(kind, _)| kind)
     }
+
+    /// The tool's name, and where it was written: `name = "..."`, or the function's name.
+    pub fn tool_name(&self, function: &syn::Ident) -> (String, Span) {
+        match &self.name {
+            Some(lit) => (lit.value(), lit.span()),
+            None => (crate::ast::unraw(function), function.span()),
+        }
+    }
 }
 
 pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
     let mut attr = ToolAttr::default();
-    let mut seen = HashSet::new();
+    let mut seen = Seen::default();
     let parser = syn::meta::parser(|meta| {
         let Some(key) = key_of(&meta) else {
             cx.error_spanned_by(&meta.path, unknown_key_message("key", "<path>", TOOL_KEYS));
             return skip_value(&meta);
         };
-        if !seen.insert(key.clone()) {
-            cx.error_spanned_by(
-                &meta.path,
-                format!("duplicate key `{key}`; give each key once"),
-            );
+        if !seen.first(cx, &meta.path, &key, "key") {
             return skip_value(&meta);
         }
         match key.as_str() {
@@ -153,8 +159,26 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
     meta.path.get_ident().map(|i| i.to_string())
 }
 
+/// The keys of one attribute seen so far: the one way a duplicate key is found and reported.
+#[derive(Default)]
+pub struct Seen(HashSet<String>);
+
+impl Seen {
+    /// Whether `key` is given for the first time; a second time is reported at `path`.
+    pub fn first(&mut self, cx: &mut Ctxt, path: &syn::Path, key: &str, what: &str) -> bool {
+        if self.0.insert(key.to_owned()) {
+            return true;
+        }
+        cx.error_spanned_by(
+            path,
+            format!("duplicate {what} `{key}`; give each {what} once"),
+        );
+        false
+    }
+}
+
 /// Consumes `= value` or `(...)` after a key that is reported and otherwise ignored.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
@@ -238,7 +262,8 @@ fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<O
 }
 
 fn content(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(Kind, Span)>> {
-    let kinds: Vec<String> = CONTENT_KINDS.iter().map(|k| format!("`{k}`")).collect();
+    let keywords = Kind::ALL.map(|(_, k)| k);
+    let kinds: Vec<String> = keywords.iter().map(|k| format!("`{k}`")).collect();
     let kinds = kinds.join(", ");
     if !meta.input.peek(Token![=]) {
         cx.error_spanned_by(
@@ -266,10 +291,7 @@ fn content(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(Kin
     match Kind::from_keyword(&word) {
         Some(kind) => Ok(Some((kind, expr.span()))),
         None => {
-            cx.error_spanned_by(
-                &expr,
-                unknown_key_message("content kind", &word, CONTENT_KINDS),
-            );
+            cx.error_spanned_by(&expr, unknown_key_message("content kind", &word, &keywords));
             Ok(None)
         }
     }
@@ -285,18 +307,14 @@ fn annotations(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<
         return Ok(None);
     }
     let mut hints = Annotations::default();
-    let mut seen = HashSet::new();
+    let mut seen = Seen::default();
     meta.parse_nested_meta(|inner| {
         let key = inner
             .path
             .get_ident()
             .map(|i| i.to_string())
             .unwrap_or_default();
-        if !seen.insert(key.clone()) {
-            cx.error_spanned_by(
-                &inner.path,
-                format!("duplicate annotation `{key}`; give each once"),
-            );
+        if !seen.first(cx, &inner.path, &key, "annotation") {
             return skip_value(&inner);
         }
         let slot = match key.as_str() {

@@ -7,15 +7,12 @@ use quote::ToTokens;
 
 #[derive(Default)]
 pub struct Ctxt {
-    errors: Option<syn::Error>,
+    errors: Vec<syn::Error>,
 }
 
 impl Ctxt {
     pub fn push(&mut self, error: syn::Error) {
-        match &mut self.errors {
-            Some(all) => all.combine(error),
-            None => self.errors = Some(error),
-        }
+        self.errors.extend(error);
     }
 
     pub fn error_spanned_by(&mut self, tokens: impl ToTokens, message: impl Display) {
@@ -26,9 +23,17 @@ impl Ctxt {
         self.push(syn::Error::new(span, message));
     }
 
-    /// The collected errors as `compile_error!` invocations, or `None` when there were none.
-    pub fn into_compile_errors(self) -> Option<TokenStream> {
-        self.errors.map(|e| e.to_compile_error())
+    /// The collected errors as `compile_error!` invocations in source order (the checks run by
+    /// stage, not by position), or `None` when there were none.
+    pub fn into_compile_errors(mut self) -> Option<TokenStream> {
+        self.errors.sort_by_key(|e| {
+            let at = e.span().start();
+            (at.line, at.column)
+        });
+        let mut errors = self.errors.into_iter();
+        let mut all = errors.next()?;
+        errors.for_each(|e| all.combine(e));
+        Some(all.to_compile_error())
     }
 }
 

@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 use crate::ast::{self, Function, Output, Role};
 use crate::attr::{self, Flag, Kind, ToolAttr};
 use crate::ctxt::Ctxt;
+use crate::fallback::fallback;
 use crate::valid;
 
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
@@ -32,44 +33,15 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
-fn krate(attr: &ToolAttr) -> TokenStream {
+pub fn krate(attr: &ToolAttr) -> TokenStream {
     match &attr.krate {
         Some(path) => quote!(#path),
         None => quote!(::mcp_tool_runtime),
     }
 }
 
-/// After an error: the user's function unchanged, the errors, and a declaration whose signature
-/// is right, so code that registers the tool shows no follow-on errors.
-fn fallback(attr: &ToolAttr, f: &Function, errors: TokenStream) -> TokenStream {
-    let item = &f.item;
-    if item.sig.receiver().is_some() {
-        // Inside an impl block: only associated items may follow.
-        return quote!(#item #errors);
-    }
-    let krate = krate(attr);
-    let holder = holder(f);
-    let ident = &item.sig.ident;
-    quote! {
-        #item
-        #errors
-        #holder
-        impl #krate::Tool for #ident {
-            fn declaration(&self) -> #krate::ToolDeclaration {
-                ::core::unimplemented!()
-            }
-            fn call<'__a>(
-                &'__a self,
-                _: #krate::ToolCall<'__a>,
-            ) -> #krate::BoxFuture<'__a, #krate::ToolResult> {
-                ::core::unimplemented!()
-            }
-        }
-    }
-}
-
 /// The struct named after the function, and its `tool()`.
-fn holder(f: &Function) -> TokenStream {
+pub fn holder(f: &Function) -> TokenStream {
     let vis = &f.item.vis;
     let ident = &f.item.sig.ident;
     let doc = format!(
@@ -111,19 +83,46 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let item = &f.item;
     let ident = &item.sig.ident;
     let holder = holder(f);
+    let declaration = declaration(&krate, attr, f);
+    let option_check = option_check(&krate, attr, f);
+    let (bindings, call_args) = bindings(&krate, f);
+    let await_ = item.sig.asyncness.map(|_| quote!(.await));
+    let finish = finish(&krate, &f.output);
+    let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
 
-    let name = match &attr.name {
-        Some(lit) => lit.value(),
-        None => {
-            let name = ident.to_string();
-            name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+    quote! {
+        #item
+
+        #holder
+
+        impl #krate::Tool for #ident {
+            fn declaration(&self) -> #krate::ToolDeclaration {
+                #option_check
+                #declaration
+            }
+
+            fn call<'__a>(
+                &'__a self,
+                __call: #krate::ToolCall<'__a>,
+            ) -> #krate::BoxFuture<'__a, #krate::ToolResult> {
+                #krate::__private::std::boxed::Box::pin(async move {
+                    #(#bindings)*
+                    let __out = #user_call;
+                    #finish
+                })
+            }
         }
-    };
-    let name = cow(&krate, name);
-    let title = option(attr.title.as_ref().map(|t| cow(&krate, t)));
+    }
+}
+
+/// The `ToolDeclaration` literal: everything known before a call.
+fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+    let (name, _) = attr.tool_name(&f.item.sig.ident);
+    let name = cow(krate, name);
+    let title = option(attr.title.as_ref().map(|t| cow(krate, t)));
     let description = match (&attr.description, &f.doc) {
-        (Some(lit), _) => option(Some(cow(&krate, lit))),
-        (None, Some(doc)) => option(Some(cow(&krate, doc))),
+        (Some(lit), _) => option(Some(cow(krate, lit))),
+        (None, Some(doc)) => option(Some(cow(krate, doc))),
         (None, None) => option(None::<TokenStream>),
     };
     let annotations = option(attr.annotations.as_ref().map(|a| {
@@ -151,162 +150,105 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
         Kind::Resource => quote!(Resource),
         Kind::Blocks => quote!(Blocks),
     };
-    let mime_type = option(attr.mime_type.as_ref().map(|m| cow(&krate, m)));
-
-    let input_schema = input_schema(&krate, f);
-    let output_schema = output_schema(&krate, attr, f);
-    let states: Vec<_> = f
-        .params
-        .iter()
-        .filter_map(|p| match &p.role {
-            Role::State { state } => Some(state),
-            _ => None,
-        })
-        .collect();
-    let bounds = bounds(&krate, attr, f);
-    let (bindings, call_args) = bindings(f);
-    let await_ = item.sig.asyncness.map(|_| quote!(.await));
-    let finish = finish(&f.output);
-    let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
-
+    let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
+    let input_schema = input_schema(krate, f);
+    let output_schema = output_schema(krate, attr, f);
+    let states = f.params.iter().filter_map(|p| match &p.role {
+        Role::State { state } => Some(state),
+        _ => None,
+    });
     quote! {
-        #item
-
-        #holder
-
-        impl #krate::Tool for #ident #bounds {
-            fn declaration(&self) -> #krate::ToolDeclaration {
-                #input_schema
-                #output_schema
-                #krate::ToolDeclaration {
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    annotations: #annotations,
-                    flags: #krate::ToolFlags {
-                        include_structured_content: #include_structured_content,
-                        include_output_schema: #include_output_schema,
-                    },
-                    content_kind: #krate::ContentKind::#kind,
-                    mime_type: #mime_type,
-                    input_schema: __input_schema,
-                    output_schema: __output_schema,
-                    state: #krate::__private::std::borrow::Cow::Owned(
-                        #krate::__private::std::vec![#(#krate::StateRequirement::of::<#states>()),*]
-                    ),
-                }
-            }
-
-            fn call<'__a>(
-                &'__a self,
-                __call: #krate::ToolCall<'__a>,
-            ) -> #krate::BoxFuture<'__a, #krate::ToolResult> {
-                #krate::__private::std::boxed::Box::pin(async move {
-                    #(#bindings)*
-                    let __out = #user_call;
-                    #finish
-                })
-            }
+        #krate::ToolDeclaration {
+            name: #name,
+            title: #title,
+            description: #description,
+            annotations: #annotations,
+            flags: #krate::ToolFlags {
+                include_structured_content: #include_structured_content,
+                include_output_schema: #include_output_schema,
+            },
+            content_kind: #krate::ContentKind::#kind,
+            mime_type: #mime_type,
+            input_schema: #input_schema,
+            output_schema: #output_schema,
+            state: #krate::__private::std::borrow::Cow::Owned(#krate::__private::std::vec![
+                #(#krate::__private::state_requirement::<#states>()),*
+            ]),
         }
     }
 }
 
-/// `fn __input_schema()`, built once per process.
+/// The function that builds the `inputSchema`, called once at registration.
 fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
-    let build = if let Some(args) = f.params.iter().find(|p| matches!(p.role, Role::Args)) {
+    let private = quote!(#krate::__private);
+    if let Some(args) = f.params.iter().find(|p| matches!(p.role, Role::Args)) {
         let ty = &args.ty;
-        quote_spanned!(ty.span()=> #krate::input_schema_of::<#ty>())
-    } else {
-        let params = f.params.iter().filter_map(|p| match &p.role {
-            Role::Argument {
-                name,
-                description,
-                optional,
-            } => {
-                let ty = &p.ty;
-                let description = option(description.as_ref());
-                let required = !optional;
-                Some(quote_spanned! {ty.span()=>
-                    __builder.param::<#ty>(#name, #description, #required);
-                })
-            }
-            _ => None,
-        });
-        quote! {
-            {
-                let mut __builder = #krate::InputSchemaBuilder::new();
-                #(#params)*
-                #krate::__private::std::sync::Arc::new(__builder.finish())
-            }
+        return quote_spanned!(ty.span()=> || #private::arguments_schema::<#ty>());
+    }
+    let params = f.params.iter().filter_map(|p| match &p.role {
+        Role::Argument { name, description } => {
+            let ty = &p.ty;
+            let description = option(description.as_ref());
+            Some(quote_spanned! {ty.span()=>
+                #private::param::<#ty>(&mut __builder, #name, #description);
+            })
         }
-    };
-    // A closure, not a nested `fn`, so the impl's `where` clause covers it.
+        _ => None,
+    });
     quote! {
-        let __input_schema: fn() -> #krate::SchemaObject = || {
-            static __SCHEMA: #krate::__private::std::sync::OnceLock<#krate::SchemaObject> =
-                #krate::__private::std::sync::OnceLock::new();
-            __SCHEMA.get_or_init(|| #build).clone()
-        };
+        || {
+            let mut __builder = #krate::schema::InputSchemaBuilder::new();
+            #(#params)*
+            #private::std::sync::Arc::new(__builder.finish())
+        }
     }
 }
 
-/// `let __output_schema = ...;`: the output type's schema, or `None` for kinds without one.
+/// The function that builds the `outputSchema` (called once at registration), or `None` for
+/// kinds that carry no structured content. `allow_none` goes to the runtime, which owns the
+/// nothing rule; whether the type is an `Option` is the type system's to say.
 fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
-    if !attr.kind().has_output_schema() {
-        return quote! {
-            let __output_schema: ::core::option::Option<fn() -> #krate::OutputSchema> =
-                ::core::option::Option::None;
-        };
+    if !attr.kind().carries_structured_content() {
+        return quote!(::core::option::Option::None);
     }
-    let (ty, may_be_empty, span) = match f.output.schema_type() {
-        Some((ty, may_be_empty)) => (quote!(#ty), may_be_empty, ty.span()),
-        None => (quote!(()), false, Span::call_site()),
+    let private = quote!(#krate::__private);
+    let allow_none = attr.allow_none.is_some_and(|flag| flag.value);
+    let build = match f.output.payload() {
+        Some(ty) if allow_none => {
+            quote_spanned!(ty.span()=> || #private::option_output_schema::<#ty>())
+        }
+        Some(ty) => quote_spanned! {ty.span()=>
+            || #private::output_schema::<#ty>(#krate::AllowNone::No)
+        },
+        None => quote!(|| #private::output_schema::<()>(#krate::AllowNone::No)),
     };
-    quote_spanned! {span=>
-        let __output_schema_of: fn() -> #krate::OutputSchema =
-            || #krate::output_schema::<#ty>(#may_be_empty);
-        let __output_schema = ::core::option::Option::Some(__output_schema_of);
-    }
+    quote!(::core::option::Option::Some(#build))
 }
 
-/// The trait bounds the user's types must meet, as a `where` clause spanned at each type: an
-/// unmet bound is reported once, at the user's type, and the body (which relies on the clause)
-/// adds no follow-on errors.
-fn bounds(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
-    let mut predicates = Vec::new();
-    for param in &f.params {
-        let ty = &param.ty;
-        let private = respan(quote!(#krate::__private), ty.span());
-        predicates.push(match &param.role {
-            Role::Argument { .. } | Role::Args => quote_spanned! {ty.span()=>
-                #ty: #private::serde::de::DeserializeOwned + #private::schemars::JsonSchema
-            },
-            Role::State { state } => quote_spanned! {state.span()=>
-                #state: ::core::any::Any + ::core::marker::Send + ::core::marker::Sync
-            },
-        });
-    }
-    if let Some((ty, _)) = f.output.schema_type() {
-        let private = respan(quote!(#krate::__private), ty.span());
-        predicates.push(if attr.kind().has_output_schema() {
-            quote_spanned! {ty.span()=>
-                #ty: #private::serde::Serialize + #private::schemars::JsonSchema + 'static
-            }
-        } else {
-            quote_spanned!(ty.span()=> #ty: #private::serde::Serialize)
-        });
-    }
-    if let Output::Result { err: Some(err), .. } = &f.output {
-        predicates.push(quote_spanned!(err.span()=> #err: ::core::fmt::Display));
-    }
-    if predicates.is_empty() {
+/// Without `allow_none`, a return type that is an `Option` (however it is spelled) would serve
+/// `{}` that its `outputSchema` does not admit: a compile error at the type, decided by the type.
+fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+    let declared = attr.allow_none.is_some_and(|flag| flag.value);
+    let schema_off = attr.include_output_schema.is_some_and(|flag| !flag.value);
+    let Some(ty) = f.output.payload() else {
+        return TokenStream::new();
+    };
+    if declared || schema_off || !attr.kind().carries_structured_content() {
         return TokenStream::new();
     }
-    quote!(where #(#predicates),*)
+    let private = respan(quote!(#krate::__private), ty.span());
+    quote_spanned! {ty.span()=>
+        {
+            // Only one of the two is used, which one depends on the type.
+            #[allow(unused_imports)]
+            use #private::{ProbeOption as _, ProbeOther as _};
+            #private::none_declared((&&#private::OptionProbe::<#ty>::new()).kind());
+        }
+    }
 }
 
-/// Gives every token the user's span, so a predicate naming our paths is still reported at the
-/// user's type rather than at the attribute.
+/// Gives every token the user's span, so an unmet bound on our paths is reported at the user's
+/// type rather than at the attribute.
 fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
@@ -325,19 +267,22 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 }
 
 /// One `let` per parameter, reading it from the call; and the expressions passed to the function.
-fn bindings(f: &Function) -> (Vec<TokenStream>, Vec<syn::Ident>) {
+/// Each read names the parameter's type once, spanned there: an unmet bound is one error, at it.
+fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Ident>) {
     let mut lets = Vec::new();
     let mut names = Vec::new();
     for (i, param) in f.params.iter().enumerate() {
         let local = format_ident!("__arg{}", i);
         let ty = &param.ty;
+        let private = respan(quote!(#krate::__private), ty.span());
         let read = match &param.role {
-            Role::Argument { name, optional, .. } => {
-                let required = !optional;
-                quote_spanned!(ty.span()=> __call.argument::<#ty>(#name, #required))
+            Role::Argument { name, .. } => {
+                quote_spanned!(ty.span()=> #private::argument::<#ty>(&__call, #name))
             }
-            Role::Args => quote_spanned!(ty.span()=> __call.arguments_as::<#ty>()),
-            Role::State { state } => quote_spanned!(ty.span()=> __call.state::<#state>()),
+            Role::Args => quote_spanned!(ty.span()=> #private::arguments::<#ty>(&__call)),
+            Role::State { state } => {
+                quote_spanned!(ty.span()=> #private::state::<#state>(&__call))
+            }
         };
         lets.push(quote! {
             let #local = match #read {
@@ -351,15 +296,30 @@ fn bindings(f: &Function) -> (Vec<TokenStream>, Vec<syn::Ident>) {
 }
 
 /// How the returned value becomes the result.
-fn finish(output: &Output) -> TokenStream {
+fn finish(krate: &TokenStream, output: &Output) -> TokenStream {
+    let finish_as = |ty: &syn::Type, value: TokenStream| {
+        let private = respan(quote!(#krate::__private), ty.span());
+        quote_spanned!(ty.span()=> #private::finish::<#ty>(&__call, &#value))
+    };
     match output {
-        // `None` and `()` serialize as null, which `build_tool_result` serves as `{}`.
-        Output::Unit | Output::Plain(_) | Output::Option { .. } => quote!(__call.finish(&__out)),
-        Output::Result { .. } => quote! {
-            match __out {
-                ::core::result::Result::Ok(__value) => __call.finish(&__value),
-                ::core::result::Result::Err(__error) => __call.fail(__error),
+        // `()` serializes as null, which `build_tool_result` serves as `{}`.
+        Output::Unit => quote!(#krate::__private::finish::<()>(&__call, &__out)),
+        Output::Plain(ty) => finish_as(ty, quote!(__out)),
+        Output::Result { ok, err } => {
+            let ok = finish_as(ok, quote!(__value));
+            let fail = match err {
+                Some(err) => {
+                    let private = respan(quote!(#krate::__private), err.span());
+                    quote_spanned!(err.span()=> #private::fail::<#err>(&__call, __error))
+                }
+                None => quote!(#krate::__private::fail(&__call, __error)),
+            };
+            quote! {
+                match __out {
+                    ::core::result::Result::Ok(__value) => #ok,
+                    ::core::result::Result::Err(__error) => #fail,
+                }
             }
-        },
+        }
     }
 }

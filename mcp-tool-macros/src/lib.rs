@@ -3,13 +3,15 @@
 //!
 //! The pipeline, one file per stage: `attr.rs` and `ast.rs` parse the attribute and the function
 //! into a typed model, `valid.rs` checks what involves several settings at once, `expand.rs`
-//! generates. Every error is collected (`ctxt.rs`) and reported at once, beside the user's
+//! generates; after an error, `fallback.rs` emits the user's function and a placeholder. Every
+//! error is collected (`ctxt.rs`) and reported at once, in source order, beside the user's
 //! function.
 
 mod ast;
 mod attr;
 mod ctxt;
 mod expand;
+mod fallback;
 mod symbol;
 mod valid;
 

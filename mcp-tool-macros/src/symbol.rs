@@ -33,16 +33,6 @@ pub const OPEN_WORLD: &str = "open_world";
 /// The keys of `annotations(...)`.
 pub const ANNOTATION_KEYS: &[&str] = &[READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
 
-/// The values of `content = ...`.
-pub const CONTENT_KINDS: &[&str] = &[
-    "text",
-    "image",
-    "audio",
-    "resource_link",
-    "resource",
-    "blocks",
-];
-
 /// Attributes on parameters.
 pub const ARG: &str = "arg";
 pub const ARGS: &str = "args";

@@ -67,30 +67,28 @@ fn check_form(cx: &mut Ctxt, f: &Function) {
     }
 }
 
+/// MCP's tool-name rule, as the runtime's `validate_tool_name` checks it at registration: here it
+/// is a compile error at the name (a proc-macro crate cannot call the runtime).
 fn check_name(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
-    let (name, span) = match &attr.name {
-        Some(lit) => (lit.value(), lit.span()),
-        None => {
-            let ident = f.item.sig.ident.to_string();
-            let name = ident.strip_prefix("r#").map(str::to_owned).unwrap_or(ident);
-            (name, f.item.sig.ident.span())
-        }
-    };
+    let (name, span) = attr.tool_name(&f.item.sig.ident);
     let problem = if name.is_empty() {
-        Some("it is empty".to_owned())
+        Some("the tool name is empty".to_owned())
     } else if name.chars().count() > 64 {
-        Some(format!("it is {} characters long", name.chars().count()))
+        Some(format!(
+            "the tool name `{name}` is {} characters long",
+            name.chars().count()
+        ))
     } else {
         name.chars()
             .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-            .map(|c| format!("it contains {c:?}"))
+            .map(|c| format!("the tool name `{name}` contains {c:?}"))
     };
     if let Some(problem) = problem {
         cx.error_at(
             span,
             format!(
-                "invalid tool name `{name}`: {problem}; MCP clients accept 1 to 64 characters of \
-                 A-Z a-z 0-9 _ - . (set one with `name = \"...\"`)"
+                "{problem}; MCP clients accept 1 to 64 characters of A-Z a-z 0-9 _ - . \
+                 (set one with `name = \"...\"`)"
             ),
         );
     }
@@ -150,37 +148,18 @@ fn check_structured_output(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
         );
     }
 
-    let returns_option = f.output.option();
-    let allow_none = attr.allow_none.is_some_and(|flag| flag.value);
+    // Whether the return type is an `Option` is decided by its type, in generated code
+    // (`__private::MayBeNone` with `allow_none`, `__private::none_declared` without). Only a
+    // function with no return type at all is known here to be never `None`.
     if let Some(flag) = attr.allow_none
         && flag.value
-        && returns_option.is_none()
+        && matches!(f.output, Output::Unit)
     {
-        let returns = match &f.output {
-            Output::Unit => "`()`".to_owned(),
-            _ => "a type that is never `None`".to_owned(),
-        };
         cx.error_at(
             flag.span,
             format!(
-                "`allow_none` on `{}`, which returns {returns}: remove `allow_none`, or return `Option<T>` \
-                 (or `Result<Option<T>, E>`) if the tool may find nothing",
-                f.item.sig.ident
-            ),
-        );
-    }
-    let schema_off = attr.include_output_schema.is_some_and(|flag| !flag.value);
-    if let Some(option) = returns_option
-        && !allow_none
-        && !schema_off
-        && attr.kind().has_output_schema()
-    {
-        cx.error_spanned_by(
-            option,
-            format!(
-                "`{}` returns an `Option`: `None` is served as `{{}}`, which its `outputSchema` would \
-                 not admit. Add `allow_none` to #[mcp_tool(...)] so the schema admits `{{}}`, or set \
-                 `include_output_schema = false`",
+                "`allow_none` on `{}`, which returns nothing: remove `allow_none`, or return \
+                 `Option<T>` (or `Result<Option<T>, E>`) if the tool may find nothing",
                 f.item.sig.ident
             ),
         );
@@ -215,7 +194,7 @@ fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
             "`mime_type` applies to media results only: add `content = image` or `content = audio`, or remove `mime_type`",
         );
     }
-    if !kind.has_output_schema() {
+    if !kind.carries_structured_content() {
         let reason = if kind.is_media() {
             "carries bytes, not structured content"
         } else {
@@ -267,10 +246,15 @@ mod tests {
     fn every_mistake_is_reported_at_once() {
         let found = errors(
             quote!(descripton = "x", allow_none, content = image),
-            parse_quote! { fn f() -> u8 { 0 } },
+            parse_quote! { fn f() {} },
         );
         assert!(found.contains("did you mean `description`"), "{found}");
         assert!(found.contains("`allow_none` on `f`"), "{found}");
+        let at = |needle: &str| found.find(needle).unwrap();
+        assert!(
+            at("did you mean") < at("`allow_none` on `f`"),
+            "source order: {found}"
+        );
         assert!(found.contains("needs a `mime_type`"), "{found}");
     }
 

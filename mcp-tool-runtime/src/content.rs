@@ -4,6 +4,8 @@
 //! schemars would otherwise put their whole rustdoc, examples included, into the output schemas
 //! a model reads.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
 /// One block of a tool result's `content`, tagged on the wire by `type`.
@@ -74,7 +76,7 @@ impl Content {
 /// A text block.
 ///
 /// ```
-/// use mcp_tool_runtime::{Content, TextContent};
+/// use mcp_tool_runtime::{Content, content::TextContent};
 ///
 /// let block = Content::Text(TextContent { text: "hi".into(), annotations: None });
 /// assert_eq!(block, Content::text("hi"));
@@ -91,7 +93,7 @@ pub struct TextContent {
 /// An image or audio block: base64 `data` and its `mimeType`.
 ///
 /// ```
-/// use mcp_tool_runtime::MediaContent;
+/// use mcp_tool_runtime::content::MediaContent;
 ///
 /// let wav = MediaContent::new(b"RIFF", "audio/wav");
 /// assert_eq!(wav.data, "UklGRg==");
@@ -112,7 +114,7 @@ impl MediaContent {
     /// Media content holding `bytes`, base64-encoded here.
     pub fn new(bytes: &[u8], mime_type: impl Into<String>) -> Self {
         MediaContent {
-            data: crate::result::base64_encode(bytes),
+            data: base64_encode(bytes),
             mime_type: mime_type.into(),
             annotations: None,
         }
@@ -174,7 +176,7 @@ impl ResourceLink {
 /// A resource embedded in the result (`resource`).
 ///
 /// ```
-/// use mcp_tool_runtime::{Content, EmbeddedResource, ResourceContents};
+/// use mcp_tool_runtime::{Content, content::EmbeddedResource, ResourceContents};
 ///
 /// let block = Content::Resource(EmbeddedResource {
 ///     resource: ResourceContents::text("memo://1", "Paid."),
@@ -244,7 +246,7 @@ impl ResourceContents {
         ResourceContents::Blob {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
-            blob: crate::result::base64_encode(bytes),
+            blob: base64_encode(bytes),
         }
     }
 }
@@ -252,7 +254,7 @@ impl ResourceContents {
 /// Who a block is meant for.
 ///
 /// ```
-/// use mcp_tool_runtime::Role;
+/// use mcp_tool_runtime::content::Role;
 /// assert_eq!(serde_json::to_value(Role::Assistant).unwrap(), "assistant");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -268,7 +270,7 @@ pub enum Role {
 /// Hints a client may use to decide how to show or use a block.
 ///
 /// ```
-/// use mcp_tool_runtime::{Annotations, Priority, Role};
+/// use mcp_tool_runtime::{content::Annotations, content::Priority, content::Role};
 ///
 /// let hints = Annotations {
 ///     audience: Some(vec![Role::User]),
@@ -301,7 +303,7 @@ pub struct Annotations {
 /// A priority in `0.0..=1.0`; anything else is refused when built or read.
 ///
 /// ```
-/// use mcp_tool_runtime::Priority;
+/// use mcp_tool_runtime::content::Priority;
 /// assert!(Priority::new(1.0).is_ok());
 /// assert!(Priority::new(1.5).is_err());
 /// assert!(serde_json::from_str::<Priority>("-0.1").is_err());
@@ -338,7 +340,7 @@ impl schemars::JsonSchema for Priority {
 /// A priority outside `0.0..=1.0`.
 ///
 /// ```
-/// use mcp_tool_runtime::{Priority, PriorityOutOfRange};
+/// use mcp_tool_runtime::{content::Priority, content::PriorityOutOfRange};
 /// assert_eq!(Priority::new(2.0), Err(PriorityOutOfRange(2.0)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
@@ -356,4 +358,14 @@ impl From<Priority> for f64 {
     fn from(p: Priority) -> f64 {
         p.0
     }
+}
+
+/// `bytes` as the base64 that MCP's `data` and `blob` fields carry (standard alphabet, padded).
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    BASE64.encode(bytes)
+}
+
+/// Checks that `text` is the base64 `data` and `blob` fields carry.
+pub(crate) fn base64_check(text: &str) -> Result<(), base64::DecodeError> {
+    BASE64.decode(text.as_bytes()).map(drop)
 }

@@ -17,7 +17,7 @@ use serde_json::{Map, Number, Value};
 /// read back by `serde_json` (and by the JSON parsers MCP clients use).
 ///
 /// ```
-/// use mcp_tool_runtime::{encode_json, MAX_DEPTH};
+/// use mcp_tool_runtime::{encode_json, encode::MAX_DEPTH};
 ///
 /// let mut deep = serde_json::json!(1);
 /// for _ in 0..MAX_DEPTH + 1 {
@@ -30,7 +30,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Why a payload could not be encoded as JSON.
 ///
 /// ```
-/// use mcp_tool_runtime::{encode_json, EncodeError};
+/// use mcp_tool_runtime::{encode_json, encode::EncodeError};
 ///
 /// let err = encode_json(&[1.0, f64::INFINITY]).unwrap_err();
 /// assert!(matches!(err, EncodeError::NonFiniteFloat { .. }));
@@ -191,7 +191,7 @@ pub(crate) fn pretty(value: &Value) -> String {
 /// [`encode_json`] refuses. This is the value `structuredContent` carries.
 ///
 /// ```
-/// use mcp_tool_runtime::to_checked_value;
+/// use mcp_tool_runtime::encode::to_checked_value;
 ///
 /// let value = to_checked_value(&std::collections::BTreeMap::from([(2, "b"), (10, "a")])).unwrap();
 /// assert_eq!(value, serde_json::json!({"10": "a", "2": "b"}));

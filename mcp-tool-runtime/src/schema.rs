@@ -4,20 +4,18 @@
 //! attribute on a type shapes its payload and its schema alike. No `$schema` key is written:
 //! 2020-12 is MCP's default dialect, and strict clients reject a draft-07 one.
 
-use std::any::TypeId;
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-use crate::structured::{self, Shape};
+use crate::structured::{self, AllowNone, Shape};
 
 /// A JSON Schema object, shared: schemas are built once and handed out by reference.
 ///
 /// ```
-/// use mcp_tool_runtime::{input_schema_of, SchemaObject};
+/// use mcp_tool_runtime::schema::{input_schema_of, SchemaObject};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Query { text: String }
@@ -30,9 +28,11 @@ pub type SchemaObject = Arc<Map<String, Value>>;
 /// An output schema and the [`Shape`] its payloads are served in.
 ///
 /// ```
-/// use mcp_tool_runtime::{output_schema, OutputSchema, Shape};
+/// use mcp_tool_runtime::AllowNone;
+/// use mcp_tool_runtime::schema::{output_schema, OutputSchema};
+/// use mcp_tool_runtime::structured::Shape;
 ///
-/// let OutputSchema { schema, shape } = output_schema::<Vec<u8>>(false);
+/// let OutputSchema { schema, shape } = output_schema::<Vec<u8>>(AllowNone::No);
 /// assert_eq!(shape, Shape::Wrapped);
 /// assert_eq!(schema["type"], "object");
 /// ```
@@ -56,59 +56,43 @@ fn generator_for_input() -> SchemaGenerator {
     settings().for_deserialize().into_generator()
 }
 
-type Cache<K, V> = OnceLock<RwLock<HashMap<K, V>>>;
-
-/// The value cached under `key`, built by `build` the first time any thread asks.
-fn cached<K, V>(cache: &'static Cache<K, V>, key: K, build: impl FnOnce() -> V) -> V
-where
-    K: std::hash::Hash + Eq,
-    V: Clone,
-{
-    let map = cache.get_or_init(Default::default);
-    if let Some(hit) = map.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let built = build();
-    map.write()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(key)
-        .or_insert(built)
-        .clone()
-}
-
-/// The `outputSchema` for tools returning `T`, generated once per type and process.
+/// The `outputSchema` for tools returning `T`. A [`Toolbox`](crate::Toolbox) calls it once per
+/// tool, at registration, and serves the entry it built from then on.
 ///
 /// The root is always `"type": "object"`, as MCP 2025-06-18 and 2025-11-25 require: a type whose
 /// schema is not an object (a `Vec`, a scalar, an enum, ...) is wrapped as
 /// `{"type": "object", "properties": {"result": ...}, "required": ["result"]}` and marked with
-/// [`WRAPPED_MARKER`](crate::WRAPPED_MARKER). With `may_be_empty`, the schema also admits the
+/// [`WRAPPED_MARKER`](crate::structured::WRAPPED_MARKER). With [`AllowNone::Yes`] (a tool
+/// declared with `allow_none`, returning `Option<T>`: pass `T` here), the schema also admits the
 /// `{}` a tool serves when it returns nothing, while any other object must still match `T`.
 ///
 /// ```
-/// use mcp_tool_runtime::{output_schema, Shape};
+/// use mcp_tool_runtime::AllowNone;
+/// use mcp_tool_runtime::schema::output_schema;
+/// use mcp_tool_runtime::structured::Shape;
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
 /// struct Invoice { number: String }
 ///
-/// let invoice = output_schema::<Invoice>(false);
+/// let invoice = output_schema::<Invoice>(AllowNone::No);
 /// assert_eq!(invoice.shape, Shape::Object);
 /// assert_eq!(invoice.schema["type"], "object");
 ///
-/// let list = output_schema::<Vec<Invoice>>(false);
+/// let maybe = output_schema::<Invoice>(AllowNone::Yes);
+/// assert_eq!(maybe.schema["anyOf"][0], serde_json::json!({"type": "object", "maxProperties": 0}));
+///
+/// let list = output_schema::<Vec<Invoice>>(AllowNone::No);
 /// assert_eq!(list.shape, Shape::Wrapped);
 /// assert_eq!(list.schema["required"], serde_json::json!(["result"]));
 /// ```
-pub fn output_schema<T: JsonSchema + ?Sized + 'static>(may_be_empty: bool) -> OutputSchema {
-    static CACHE: Cache<(TypeId, bool), OutputSchema> = OnceLock::new();
-    cached(&CACHE, (TypeId::of::<T>(), may_be_empty), || {
-        let root = generator_for_output().into_root_schema_for::<T>();
-        build_output_schema(root.to_value(), may_be_empty)
-    })
+pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
+    let root = generator_for_output().into_root_schema_for::<T>();
+    build_output_schema(root.to_value(), allow_none)
 }
 
 /// Turns a type's root schema into an MCP output schema. Public within the crate so tests and
 /// hand-declared tools can run any schema through the same rules.
-pub(crate) fn build_output_schema(root: Value, may_be_empty: bool) -> OutputSchema {
+pub(crate) fn build_output_schema(root: Value, allow_none: AllowNone) -> OutputSchema {
     let mut root = match root {
         Value::Object(map) => map,
         // `true` / `false` schemas (serde_json::Value, `!`): any value, wrapped.
@@ -129,7 +113,9 @@ pub(crate) fn build_output_schema(root: Value, may_be_empty: bool) -> OutputSche
             shape: Shape::Object,
         };
     }
-    let may_be_empty = may_be_empty || admits_null(&root);
+    // A type that may serialize as `null` (`serde_json::Value`, a nullable newtype) is served as
+    // `{}` then, by the same nothing rule as a declared `allow_none`.
+    let may_be_empty = allow_none == AllowNone::Yes || admits_null(&root);
     let shape = Shape::of_schema(&root);
     let mut schema = shape.output_schema(root);
     if may_be_empty {
@@ -221,7 +207,8 @@ fn is_null_schema(root: &Map<String, Value>) -> bool {
     root.get("type").and_then(Value::as_str) == Some("null")
 }
 
-/// Whether a root schema lets the payload be `null`, which the nothing rule serves as `{}`.
+/// Whether a schema lets the value be `null`: for an output, served as `{}` by the nothing rule;
+/// for an argument, one that may be left out.
 fn admits_null(root: &Map<String, Value>) -> bool {
     let type_allows_null = match root.get("type") {
         None => !root.keys().any(|k| is_constraint(k)),
@@ -252,10 +239,10 @@ fn is_constraint(keyword: &str) -> bool {
 /// The input schema of a tool that takes one argument struct `T`: its fields are the arguments.
 ///
 /// `"additionalProperties": false` is set at the root (unknown arguments are refused). Generated
-/// once per type and process.
+/// once per tool, at registration.
 ///
 /// ```
-/// use mcp_tool_runtime::input_schema_of;
+/// use mcp_tool_runtime::schema::input_schema_of;
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct NewInvoice {
@@ -267,28 +254,25 @@ fn is_constraint(keyword: &str) -> bool {
 /// assert_eq!(schema["additionalProperties"], false);
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
-pub fn input_schema_of<T: JsonSchema + ?Sized + 'static>() -> SchemaObject {
-    static CACHE: Cache<TypeId, SchemaObject> = OnceLock::new();
-    cached(&CACHE, TypeId::of::<T>(), || {
-        let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        follow_root_ref(&mut root);
-        root.entry("type").or_insert_with(|| json!("object"));
-        root.insert("additionalProperties".to_owned(), Value::Bool(false));
-        Arc::new(root)
-    })
+pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
+    let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    follow_root_ref(&mut root);
+    root.entry("type").or_insert_with(|| json!("object"));
+    root.insert("additionalProperties".to_owned(), Value::Bool(false));
+    Arc::new(root)
 }
 
 /// Builds the input schema of a tool whose parameters are the arguments, one property each.
 ///
 /// ```
-/// use mcp_tool_runtime::InputSchemaBuilder;
+/// use mcp_tool_runtime::schema::InputSchemaBuilder;
 ///
 /// let mut schema = InputSchemaBuilder::new();
-/// schema.param::<String>("number", Some("The invoice number."), true);
-/// schema.param::<Option<u32>>("limit", None, false);
+/// schema.param::<String>("number", Some("The invoice number."));
+/// schema.param::<Option<u32>>("limit", None);
 /// let schema = schema.finish();
 /// assert_eq!(schema["required"], serde_json::json!(["number"]));
 /// assert_eq!(schema["properties"]["number"]["description"], "The invoice number.");
@@ -316,17 +300,25 @@ impl InputSchemaBuilder {
         }
     }
 
-    /// Adds the argument `name` of type `T`.
+    /// Adds the argument `name` of type `T`. It is `required` unless `T` admits `null` (an
+    /// `Option`, however it is spelled), which is also when
+    /// [`ToolCall::argument`](crate::ToolCall::argument) reads a missing one as `null`.
     pub fn param<T: JsonSchema + ?Sized>(
         &mut self,
         name: &str,
         description: Option<&str>,
-        required: bool,
     ) -> &mut Self {
         let mut schema = self.generator.subschema_for::<T>().to_value();
-        if let (Some(description), Value::Object(map)) = (description, &mut schema) {
-            map.insert("description".to_owned(), description.into());
-        }
+        let required = match &mut schema {
+            Value::Object(map) => {
+                if let Some(description) = description {
+                    map.insert("description".to_owned(), description.into());
+                }
+                !admits_null(map)
+            }
+            // `true`: any value, `null` included.
+            _ => false,
+        };
         self.properties.insert(name.to_owned(), schema);
         if required {
             self.required.push(name.into());
@@ -361,7 +353,7 @@ mod tests {
     fn a_root_reference_to_an_object_is_inlined() {
         let schema = build_output_schema(
             json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {}}}}),
-            false,
+            AllowNone::No,
         );
         assert_eq!(schema.shape, Shape::Object);
         assert_eq!(schema.schema["type"], "object");
@@ -371,7 +363,7 @@ mod tests {
     fn a_root_reference_to_a_non_object_is_wrapped() {
         let schema = build_output_schema(
             json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "string"}}}),
-            false,
+            AllowNone::No,
         );
         assert_eq!(schema.shape, Shape::Wrapped);
         assert_eq!(schema.schema["properties"]["result"]["type"], "string");
@@ -380,7 +372,7 @@ mod tests {
 
     #[test]
     fn the_any_schema_admits_nothing_and_is_wrapped() {
-        let schema = build_output_schema(json!(true), false);
+        let schema = build_output_schema(json!(true), AllowNone::No);
         assert_eq!(schema.shape, Shape::Wrapped);
         assert!(schema.schema["anyOf"].is_array());
     }

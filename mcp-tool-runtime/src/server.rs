@@ -129,7 +129,7 @@ impl ToolboxServer {
 /// dropped on the way: content blocks of every kind, `structuredContent`, `isError`, `_meta`.
 ///
 /// ```
-/// use mcp_tool_runtime::{to_rmcp_result, ToolResult};
+/// use mcp_tool_runtime::{server::to_rmcp_result, ToolResult};
 ///
 /// let converted = to_rmcp_result(&ToolResult::error("boom"));
 /// assert_eq!(converted.is_error, Some(true));

@@ -1,7 +1,7 @@
 //! The structured-output settings: server-wide defaults, per-tool overrides, and MCP's
 //! asymmetric rule that joins them.
 
-use crate::result::ContentKind;
+use crate::kind::ContentKind;
 
 /// Server-wide defaults for the two halves of structured output.
 ///
@@ -48,7 +48,7 @@ pub struct ToolFlags {
 /// Where a resolved value came from, for messages.
 ///
 /// ```
-/// use mcp_tool_runtime::Origin;
+/// use mcp_tool_runtime::settings::Origin;
 /// assert_eq!(Origin::ServerDefault.to_string(), "the server default");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,8 +57,6 @@ pub enum Origin {
     Tool,
     /// The server default.
     ServerDefault,
-    /// The tool's content kind, which carries no structured content.
-    ContentKind,
 }
 
 impl std::fmt::Display for Origin {
@@ -66,7 +64,6 @@ impl std::fmt::Display for Origin {
         f.write_str(match self {
             Origin::Tool => "set by the tool",
             Origin::ServerDefault => "the server default",
-            Origin::ContentKind => "fixed by its content kind",
         })
     }
 }
@@ -74,7 +71,8 @@ impl std::fmt::Display for Origin {
 /// The decision for one tool: whether it sends `structuredContent` and advertises `outputSchema`.
 ///
 /// ```
-/// use mcp_tool_runtime::{resolve, ContentKind, ServerDefaults, ToolFlags};
+/// use mcp_tool_runtime::settings::resolve;
+/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
 ///
 /// let resolved = resolve("t", ToolFlags::default(), ServerDefaults::default(), ContentKind::Audio).unwrap();
 /// assert!(!resolved.include_output_schema && !resolved.include_structured_content);
@@ -90,10 +88,13 @@ pub struct Resolved {
 /// A resolution that would advertise an `outputSchema` while omitting `structuredContent`.
 ///
 /// ```
-/// use mcp_tool_runtime::{resolve, ContentKind, Origin, ServerDefaults, ToolFlags};
+/// use mcp_tool_runtime::settings::{resolve, Origin, SettingsError};
+/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
 ///
 /// let flags = ToolFlags { include_output_schema: Some(true), include_structured_content: Some(false) };
-/// let err = resolve("t", flags, ServerDefaults::default(), ContentKind::Text).unwrap_err();
+/// let Err(SettingsError::AsymmetricRule(err)) = resolve("t", flags, ServerDefaults::default(), ContentKind::Text) else {
+///     panic!("refused");
+/// };
 /// assert_eq!((err.schema_origin, err.content_origin), (Origin::Tool, Origin::Tool));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -112,12 +113,44 @@ pub struct AsymmetricRuleViolation {
     pub content_origin: Origin,
 }
 
-/// Resolves a tool's flags against the server defaults, and checks MCP's asymmetric rule: a tool
-/// that advertises an `outputSchema` MUST return conforming `structuredContent` (the reverse is
-/// allowed). Image and audio tools carry no structured content, so never advertise a schema.
+/// Why a tool's structured-output settings cannot be served.
 ///
 /// ```
-/// use mcp_tool_runtime::{resolve, ContentKind, ServerDefaults, ToolFlags};
+/// use mcp_tool_runtime::settings::{resolve, SettingsError};
+/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
+///
+/// let flags = ToolFlags { include_output_schema: Some(true), ..ToolFlags::default() };
+/// let err = resolve("chart", flags, ServerDefaults::default(), ContentKind::Image).unwrap_err();
+/// assert!(matches!(err, SettingsError::NoStructuredContent { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// The settings would advertise an `outputSchema` without `structuredContent`.
+    #[error(transparent)]
+    AsymmetricRule(#[from] AsymmetricRuleViolation),
+    /// A tool whose content kind carries no structured content turns a half of it on.
+    #[error(
+        "tool `{tool}` declares `content = {kind}`, which carries no structured content, but sets \
+         `{flag} = true`; remove that flag"
+    )]
+    NoStructuredContent {
+        /// The tool.
+        tool: String,
+        /// Its content kind.
+        kind: ContentKind,
+        /// The flag it set.
+        flag: &'static str,
+    },
+}
+
+/// Resolves a tool's flags against the server defaults, and checks MCP's asymmetric rule: a tool
+/// that advertises an `outputSchema` MUST return conforming `structuredContent` (the reverse is
+/// allowed). Kinds that carry no structured content (image, audio, blocks) never advertise a
+/// schema; a tool of such a kind that turns either half on explicitly is refused.
+///
+/// ```
+/// use mcp_tool_runtime::settings::resolve;
+/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
 ///
 /// let server = ServerDefaults { include_structured_content: false, include_output_schema: true };
 /// let tool = ToolFlags::default();
@@ -132,8 +165,22 @@ pub fn resolve(
     flags: ToolFlags,
     server: ServerDefaults,
     kind: ContentKind,
-) -> Result<Resolved, AsymmetricRuleViolation> {
+) -> Result<Resolved, SettingsError> {
     if !kind.carries_structured_content() {
+        let set = [
+            (
+                "include_structured_content",
+                flags.include_structured_content,
+            ),
+            ("include_output_schema", flags.include_output_schema),
+        ];
+        if let Some((flag, _)) = set.into_iter().find(|(_, value)| *value == Some(true)) {
+            return Err(SettingsError::NoStructuredContent {
+                tool: tool.to_owned(),
+                kind,
+                flag,
+            });
+        }
         return Ok(Resolved {
             include_structured_content: false,
             include_output_schema: false,
@@ -153,7 +200,8 @@ pub fn resolve(
             tool: tool.to_owned(),
             schema_origin,
             content_origin,
-        });
+        }
+        .into());
     }
     Ok(Resolved {
         include_structured_content: structured,

@@ -10,10 +10,29 @@
 
 use serde_json::{Map, Value, json};
 
+/// Whether a tool declared `allow_none`: its return type is an `Option` whose `None` is served as
+/// `{}`, and its `outputSchema` admits that `{}`.
+///
+/// ```
+/// use mcp_tool_runtime::AllowNone;
+/// use mcp_tool_runtime::schema::output_schema;
+///
+/// let schema = output_schema::<String>(AllowNone::Yes).schema;
+/// assert!(schema["anyOf"].is_array());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllowNone {
+    /// The tool always returns a value.
+    #[default]
+    No,
+    /// The tool may return `None`, served as `{}`.
+    Yes,
+}
+
 /// The property that carries a wrapped, non-object result.
 ///
 /// ```
-/// use mcp_tool_runtime::{Shape, RESULT_KEY};
+/// use mcp_tool_runtime::structured::{Shape, RESULT_KEY};
 /// let served = Shape::Wrapped.structured(serde_json::json!(7));
 /// assert_eq!(served[RESULT_KEY], 7);
 /// ```
@@ -23,8 +42,10 @@ pub const RESULT_KEY: &str = "result";
 /// was added by this toolkit and unwrap it.
 ///
 /// ```
-/// use mcp_tool_runtime::{output_schema, WRAPPED_MARKER};
-/// assert_eq!(output_schema::<Vec<String>>(false).schema[WRAPPED_MARKER], true);
+/// use mcp_tool_runtime::AllowNone;
+/// use mcp_tool_runtime::schema::output_schema;
+/// use mcp_tool_runtime::structured::WRAPPED_MARKER;
+/// assert_eq!(output_schema::<Vec<String>>(AllowNone::No).schema[WRAPPED_MARKER], true);
 /// ```
 pub const WRAPPED_MARKER: &str = "x-mcp-wrapped";
 
@@ -34,7 +55,7 @@ pub const WRAPPED_MARKER: &str = "x-mcp-wrapped";
 /// a known type is decided from its value ([`Shape::of_value`]).
 ///
 /// ```
-/// use mcp_tool_runtime::Shape;
+/// use mcp_tool_runtime::structured::Shape;
 /// use serde_json::json;
 ///
 /// assert_eq!(Shape::of_value(&json!({"id": 7})), Shape::Object);

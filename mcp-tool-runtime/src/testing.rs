@@ -4,7 +4,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use crate::encode::Segment;
-use crate::result::{describe, truncate};
+use crate::message::{describe, truncate};
 
 /// Panics unless the `tools/call` result's `structuredContent` satisfies the `outputSchema` of the
 /// `tools/list` entry, both given as wire JSON.

@@ -15,7 +15,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::result::{ContentKind, ResultOptions, ToolResult, build_tool_result, describe};
+use crate::build::build_tool_result;
+use crate::kind::ContentKind;
+use crate::message::{describe, quote};
+use crate::options::ResultOptions;
+use crate::result::ToolResult;
 use crate::schema::{OutputSchema, SchemaObject};
 use crate::settings::ToolFlags;
 
@@ -107,7 +111,7 @@ pub struct ToolDefinition {
 /// A state type a tool needs from its toolbox.
 ///
 /// ```
-/// use mcp_tool_runtime::StateRequirement;
+/// use mcp_tool_runtime::tool::StateRequirement;
 ///
 /// struct Db;
 /// let need = StateRequirement::of::<Db>();
@@ -302,6 +306,22 @@ impl State {
     }
 }
 
+/// A serde error's message with any input it quotes cut to a bounded length: serde writes the
+/// offending string whole (`invalid type: string "...", expected u32`).
+fn bounded(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let (Some(open), Some(close)) = (message.find('"'), message.rfind('"')) else {
+        return quote(&message).into_owned();
+    };
+    if close <= open {
+        return quote(&message).into_owned();
+    }
+    let quoted = quote(&message[open + 1..close]);
+    let outside = format!("{}\"{quoted}\"{}", &message[..open], &message[close + 1..]);
+    // What is left outside the quotes is serde's own wording, short unless serde changes.
+    crate::message::truncate(&outside, 4 * crate::message::MAX_QUOTED).into_owned()
+}
+
 /// Where inside a deserialized value an error happened, `None` at its root.
 fn inner_path(error: &serde_path_to_error::Error<serde_json::Error>) -> Option<String> {
     let at = error.path().to_string();
@@ -323,7 +343,7 @@ fn inner_path(error: &serde_path_to_error::Error<serde_json::Error>) -> Option<S
 ///     }
 ///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
 ///         Box::pin(async move {
-///             match call.argument::<String>("text", true) {
+///             match call.argument::<String>("text") {
 ///                 Ok(text) => call.finish(&text),
 ///                 Err(error) => error,
 ///             }
@@ -344,22 +364,17 @@ pub struct ToolCall<'a> {
 impl<'a> ToolCall<'a> {
     /// The argument `name`, deserialized as `T`.
     ///
-    /// A missing argument is read as `null`, so an `Option` argument is `None`; with `required`,
-    /// a missing one is an error instead. Errors are `isError` results naming the argument.
-    pub fn argument<T: DeserializeOwned>(
-        &self,
-        name: &str,
-        required: bool,
-    ) -> Result<T, ToolResult> {
-        let value = match self.arguments.get(name) {
-            Some(value) => value,
-            None if required => {
-                return Err(ToolResult::error(format!(
+    /// A missing argument is read as `null`: a `T` that admits it (an `Option`) is `None`, any
+    /// other `T` makes the call an error naming the missing argument. Errors are `isError`
+    /// results naming the argument, the tool and where inside the argument it went wrong.
+    pub fn argument<T: DeserializeOwned>(&self, name: &str) -> Result<T, ToolResult> {
+        let Some(value) = self.arguments.get(name) else {
+            return T::deserialize(&Value::Null).map_err(|_| {
+                self.options.error(format!(
                     "missing required argument `{name}` of tool `{}`",
                     self.options.tool_name
-                )));
-            }
-            None => &Value::Null,
+                ))
+            });
         };
         serde_path_to_error::deserialize(value).map_err(|e| {
             let place = match inner_path(&e) {
@@ -367,10 +382,10 @@ impl<'a> ToolCall<'a> {
                 Some(at) => format!("`{name}` at `{name}.{at}`"),
                 None => format!("`{name}`"),
             };
-            ToolResult::error(format!(
+            self.options.error(format!(
                 "invalid argument {place} of tool `{}`: {} (got {})",
                 self.options.tool_name,
-                e.inner(),
+                bounded(e.inner()),
                 describe(value)
             ))
         })
@@ -380,11 +395,12 @@ impl<'a> ToolCall<'a> {
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
         // `&Map` is a deserializer itself: no copy of the arguments.
         serde_path_to_error::deserialize(&self.arguments).map_err(|e| {
-            let place = inner_path(&e).map_or_else(String::new, |at| format!(" at `{at}`"));
-            ToolResult::error(format!(
+            let place =
+                inner_path(&e).map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));
+            self.options.error(format!(
                 "invalid arguments of tool `{}`{place}: {}",
                 self.options.tool_name,
-                e.inner()
+                bounded(e.inner())
             ))
         })
     }
@@ -395,7 +411,7 @@ impl<'a> ToolCall<'a> {
     /// this is an error only for hand-written tools that did not declare it.
     pub fn state<S: Any + Send + Sync>(&self) -> Result<&'a S, ToolResult> {
         self.state.get::<S>().ok_or_else(|| {
-            ToolResult::error(format!(
+            self.options.error(format!(
                 "tool `{}` needs state of type `{}`, which its toolbox does not hold",
                 self.options.tool_name,
                 type_name::<S>()
@@ -410,8 +426,6 @@ impl<'a> ToolCall<'a> {
 
     /// The result for a returned error: its message as text, `isError: true`.
     pub fn fail(&self, error: impl Display) -> ToolResult {
-        let mut result = ToolResult::error(error.to_string());
-        result.meta = self.options.meta.clone();
-        result
+        self.options.error(error.to_string())
     }
 }

@@ -7,9 +7,12 @@ use std::panic::AssertUnwindSafe;
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
-use crate::result::{ResultOptions, ToolResult, describe};
-use crate::settings::{AsymmetricRuleViolation, ServerDefaults, resolve};
-use crate::tool::{State, Tool, ToolCall, ToolDefinition};
+use crate::build::enforce_ceiling;
+use crate::message::{describe, quote};
+use crate::options::ResultOptions;
+use crate::result::ToolResult;
+use crate::settings::{ServerDefaults, SettingsError, resolve};
+use crate::tool::{State, Tool, ToolCall, ToolDeclaration, ToolDefinition};
 
 /// Why a tool could not be registered.
 ///
@@ -42,9 +45,10 @@ pub enum RegistrationError {
         /// What is wrong with it.
         reason: String,
     },
-    /// The settings would break MCP's asymmetric rule.
+    /// The structured-output settings cannot be served (MCP's asymmetric rule, or a flag the
+    /// tool's content kind cannot honour).
     #[error(transparent)]
-    AsymmetricRule(#[from] AsymmetricRuleViolation),
+    Settings(#[from] SettingsError),
     /// The tool needs state the toolbox does not hold.
     #[error(
         "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"
@@ -74,13 +78,9 @@ pub struct UnknownTool {
 }
 
 /// Checks a tool name against what MCP clients accept: 1 to 64 characters of `A-Za-z0-9_.-`.
-///
-/// ```
-/// use mcp_tool_runtime::validate_tool_name;
-/// assert!(validate_tool_name("get_invoice.v2").is_ok());
-/// assert!(validate_tool_name("get invoice").is_err());
-/// ```
-pub fn validate_tool_name(name: &str) -> Result<(), RegistrationError> {
+/// (The macro checks the same rule at compile time, in `mcp-tool-macros`' `valid.rs`: a proc-macro
+/// crate cannot call this one.)
+fn validate_tool_name(name: &str) -> Result<(), RegistrationError> {
     let reason = if name.is_empty() {
         Some("it is empty".to_owned())
     } else if name.chars().count() > 64 {
@@ -168,7 +168,7 @@ impl Toolbox {
     }
 
     /// Refuses results larger than `limit` bytes (the whole encoded result) with an `isError`
-    /// result; applies to tools registered after this call.
+    /// result. Read at call time: it applies to every tool, whenever it was registered.
     pub fn set_max_result_bytes(&mut self, limit: usize) -> &mut Self {
         self.max_result_bytes = Some(limit);
         self
@@ -220,16 +220,11 @@ impl Toolbox {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default()
             });
-        let options = ResultOptions {
-            tool_name: declaration.name.clone(),
-            is_error: false,
-            include_structured_content: resolved.include_structured_content,
-            meta: Map::new(),
-            content_kind: declaration.content_kind,
-            mime_type: declaration.mime_type.clone(),
-            max_result_bytes: self.max_result_bytes,
-            shape: output.as_ref().map(|o| o.shape),
-        };
+        let options = result_options(
+            &declaration,
+            resolved.include_structured_content,
+            output.as_ref().map(|o| o.shape),
+        );
         let definition = ToolDefinition {
             name: declaration.name,
             title: declaration.title,
@@ -274,11 +269,12 @@ impl Toolbox {
                 name: name.to_owned(),
             });
         };
+        let options = &registered.options;
         let arguments = match arguments {
             Value::Object(map) => map,
             Value::Null => Map::new(),
             other => {
-                return Ok(ToolResult::error(format!(
+                return Ok(options.error(format!(
                     "the arguments of tool `{name}` must be a JSON object, got {}",
                     describe(&other)
                 )));
@@ -293,25 +289,49 @@ impl Toolbox {
                 let names: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
                 format!("expected one of: {}", names.join(", "))
             };
-            return Ok(ToolResult::error(format!(
-                "unknown argument `{unknown}` for tool `{name}`; {expected}"
+            return Ok(options.error(format!(
+                "unknown argument `{}` for tool `{name}`; {expected}",
+                quote(unknown)
             )));
         }
         let call = ToolCall {
             arguments,
-            options: &registered.options,
+            options,
             state: &self.state,
         };
         let outcome = AssertUnwindSafe(registered.tool.call(call))
             .catch_unwind()
             .await;
-        Ok(outcome.unwrap_or_else(|panic| {
+        let result = outcome.unwrap_or_else(|panic| {
             let message = panic
                 .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a non-string panic payload".to_owned());
-            ToolResult::error(format!("tool `{name}` panicked: {message}"))
-        }))
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a non-string panic payload");
+            options.error(format!("tool `{name}` panicked: {}", quote(message)))
+        });
+        Ok(match self.max_result_bytes {
+            Some(limit) => enforce_ceiling(result, options, limit),
+            None => result,
+        })
+    }
+}
+
+/// How results of a registered tool are built: from its declaration and its resolved settings,
+/// in this one place. Limits are not part of it: they are read at call time.
+fn result_options(
+    declaration: &ToolDeclaration,
+    include_structured_content: bool,
+    shape: Option<crate::structured::Shape>,
+) -> ResultOptions {
+    ResultOptions {
+        tool_name: declaration.name.clone(),
+        is_error: false,
+        include_structured_content,
+        meta: Map::new(),
+        content_kind: declaration.content_kind,
+        mime_type: declaration.mime_type.clone(),
+        max_result_bytes: None,
+        shape,
     }
 }

@@ -1,8 +1,8 @@
 //! `assert_tool_result_conforms` and the settings resolution matrix.
 
 use mcp_tool_runtime::{
-    ContentKind, Origin, ServerDefaults, ToolFlags, assert_tool_result_conforms, check_conforms,
-    resolve,
+    ContentKind, ServerDefaults, ToolFlags, assert_tool_result_conforms, check_conforms,
+    settings::Origin, settings::SettingsError, settings::resolve,
 };
 use serde_json::{Value, json};
 
@@ -91,7 +91,7 @@ fn long_values_are_cut_to_about_120_characters() {
     let message = check_conforms(&entry(), &result(json!({"items": [item]}))).unwrap_err();
     let line = message.lines().nth(1).unwrap();
     assert!(line.len() < 220, "{line}");
-    assert!(line.ends_with("…`"), "{line}");
+    assert!(line.ends_with("… (382 more bytes)`"), "{line}");
 }
 
 #[test]
@@ -161,7 +161,11 @@ fn resolution_matrix() {
                     let schema = tool_schema.unwrap_or(server_schema);
                     let outcome = resolve("t", flags, server, ContentKind::Text);
                     if schema && !content {
-                        let err = outcome.unwrap_err();
+                        let Err(SettingsError::AsymmetricRule(err)) = outcome else {
+                            panic!(
+                                "expected the asymmetric rule to refuse {flags:?}, got {outcome:?}"
+                            );
+                        };
                         let expect_schema = if tool_schema.is_some() {
                             Origin::Tool
                         } else {
@@ -186,6 +190,23 @@ fn resolution_matrix() {
             for kind in [ContentKind::Image, ContentKind::Audio, ContentKind::Blocks] {
                 let resolved = resolve("t", ToolFlags::default(), server, kind).unwrap();
                 assert!(!resolved.include_output_schema && !resolved.include_structured_content);
+                // An explicit flag the kind cannot honour is refused, not silently dropped.
+                for flags in [
+                    ToolFlags {
+                        include_output_schema: Some(true),
+                        ..ToolFlags::default()
+                    },
+                    ToolFlags {
+                        include_structured_content: Some(true),
+                        ..ToolFlags::default()
+                    },
+                ] {
+                    let err = resolve("t", flags, server, kind).unwrap_err();
+                    assert!(
+                        matches!(err, SettingsError::NoStructuredContent { kind: k, .. } if k == kind),
+                        "{err}"
+                    );
+                }
             }
         }
     }

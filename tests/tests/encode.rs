@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use mcp_tool_runtime::{EncodeError, MAX_DEPTH, encode_json};
+use mcp_tool_runtime::{encode::EncodeError, encode::MAX_DEPTH, encode_json};
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};

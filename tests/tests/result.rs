@@ -1,8 +1,9 @@
 //! `build_tool_result` and the wire types.
 
 use mcp_tool_runtime::{
-    Annotations, Content, ContentKind, EmbeddedResource, Priority, ResourceContents, ResourceLink,
-    ResultOptions, Role, Shape, ToolResult, build_tool_result, encode_json,
+    Content, ContentKind, ResourceContents, ResourceLink, ResultOptions, ToolResult,
+    build_tool_result, content::Annotations, content::EmbeddedResource, content::Priority,
+    content::Role, encode_json, structured::Shape,
 };
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -243,7 +244,7 @@ fn a_result_over_the_ceiling_is_an_error_stating_size_and_limit() {
 
 #[test]
 fn content_blocks_use_the_wire_names() {
-    let annotated = Content::Text(mcp_tool_runtime::TextContent {
+    let annotated = Content::Text(mcp_tool_runtime::content::TextContent {
         text: "x".into(),
         annotations: Some(Annotations {
             audience: Some(vec![Role::User, Role::Assistant]),

@@ -3,8 +3,9 @@
 
 use mcp_tool_runtime::rmcp::model::{ListToolsResult, ServerResult, Tool};
 use mcp_tool_runtime::{
-    Annotations, Content, ContentKind, Priority, ResourceContents, ResourceLink, ResultOptions,
-    Role, TextContent, ToolResult, ToolboxServer, build_tool_result, to_rmcp_result,
+    Content, ContentKind, ResourceContents, ResourceLink, ResultOptions, ToolResult, ToolboxServer,
+    build_tool_result, content::Annotations, content::Priority, content::Role,
+    content::TextContent, server::to_rmcp_result,
 };
 use serde_json::{Map, Value, json};
 
@@ -42,11 +43,11 @@ fn every_content_kind_converts_without_loss() {
             size: Some(1024),
             ..ResourceLink::new("file:///7.pdf", "7.pdf")
         }),
-        Content::Resource(mcp_tool_runtime::EmbeddedResource {
+        Content::Resource(mcp_tool_runtime::content::EmbeddedResource {
             resource: ResourceContents::text("memo://1", "note"),
             annotations: None,
         }),
-        Content::Resource(mcp_tool_runtime::EmbeddedResource {
+        Content::Resource(mcp_tool_runtime::content::EmbeddedResource {
             resource: ResourceContents::blob("memo://2", "application/octet-stream", b"\x00"),
             annotations: None,
         }),

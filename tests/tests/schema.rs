@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use mcp_tool_runtime::{
-    InputSchemaBuilder, OutputSchema, ResultOptions, Shape, WRAPPED_MARKER, build_tool_result,
-    check_conforms, input_schema_of, output_schema,
+    AllowNone, ResultOptions, build_tool_result, check_conforms, schema::InputSchemaBuilder,
+    schema::OutputSchema, schema::input_schema_of, schema::output_schema, structured::Shape,
+    structured::WRAPPED_MARKER,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,9 +14,9 @@ use serde_json::{Value, json};
 /// Validates a payload, served the way a tool with this output type serves it, against the schema.
 fn conforms<T: Serialize + JsonSchema + 'static>(
     payload: &T,
-    may_be_empty: bool,
+    allow_none: AllowNone,
 ) -> Result<(), String> {
-    let OutputSchema { schema, shape } = output_schema::<T>(may_be_empty);
+    let OutputSchema { schema, shape } = output_schema::<T>(allow_none);
     let result = build_tool_result(payload, &ResultOptions::new("t").shape(shape));
     let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &*schema});
     check_conforms(&entry, &serde_json::to_value(&result).unwrap())
@@ -38,7 +39,7 @@ struct Invoice {
 
 #[test]
 fn schemas_are_2020_12_without_a_schema_key_and_doc_comments_are_descriptions() {
-    let schema = output_schema::<Invoice>(false).schema;
+    let schema = output_schema::<Invoice>(AllowNone::No).schema;
     assert!(schema.get("$schema").is_none());
     assert_eq!(schema["type"], "object");
     assert_eq!(
@@ -60,12 +61,12 @@ fn non_object_roots_are_wrapped_with_a_marker() {
     struct Cents(u64);
 
     for (schema, inner_type) in [
-        (output_schema::<Vec<Invoice>>(false), Some("array")),
-        (output_schema::<String>(false), Some("string")),
-        (output_schema::<u32>(false), Some("integer")),
-        (output_schema::<bool>(false), Some("boolean")),
-        (output_schema::<Status>(false), None),
-        (output_schema::<Cents>(false), Some("integer")),
+        (output_schema::<Vec<Invoice>>(AllowNone::No), Some("array")),
+        (output_schema::<String>(AllowNone::No), Some("string")),
+        (output_schema::<u32>(AllowNone::No), Some("integer")),
+        (output_schema::<bool>(AllowNone::No), Some("boolean")),
+        (output_schema::<Status>(AllowNone::No), None),
+        (output_schema::<Cents>(AllowNone::No), Some("integer")),
     ] {
         assert_eq!(schema.shape, Shape::Wrapped);
         let root = &schema.schema;
@@ -82,18 +83,18 @@ fn non_object_roots_are_wrapped_with_a_marker() {
                 number: "1".into(),
                 total_cents: 2
             }],
-            false
+            AllowNone::No
         )
         .is_ok()
     );
-    assert!(conforms(&Status::Paid { on: "today".into() }, false).is_ok());
-    assert!(conforms(&Status::Open, false).is_ok());
-    assert!(conforms(&Cents(5), false).is_ok());
+    assert!(conforms(&Status::Paid { on: "today".into() }, AllowNone::No).is_ok());
+    assert!(conforms(&Status::Open, AllowNone::No).is_ok());
+    assert!(conforms(&Cents(5), AllowNone::No).is_ok());
 }
 
 #[test]
 fn a_list_schema_refers_to_its_items_through_root_defs() {
-    let schema = output_schema::<Vec<Invoice>>(false).schema;
+    let schema = output_schema::<Vec<Invoice>>(AllowNone::No).schema;
     let wrapped = Value::Object((*schema).clone());
     assert!(validates(
         &wrapped,
@@ -120,14 +121,14 @@ fn recursive_types_keep_working_plain_and_wrapped() {
             children: vec![],
         }],
     };
-    conforms(&tree, false).unwrap();
-    conforms(&vec![tree], false).unwrap();
-    let wrapped = Value::Object((*output_schema::<Vec<Tree>>(false).schema).clone());
+    conforms(&tree, AllowNone::No).unwrap();
+    conforms(&vec![tree], AllowNone::No).unwrap();
+    let wrapped = Value::Object((*output_schema::<Vec<Tree>>(AllowNone::No).schema).clone());
     assert!(!validates(
         &wrapped,
         &json!({"result": [{"label": "a", "children": [{"label": 5, "children": []}]}]})
     ));
-    let plain = Value::Object((*output_schema::<Tree>(false).schema).clone());
+    let plain = Value::Object((*output_schema::<Tree>(AllowNone::No).schema).clone());
     assert!(!validates(
         &plain,
         &json!({"label": "a", "children": [{"label": 5, "children": []}]})
@@ -136,7 +137,7 @@ fn recursive_types_keep_working_plain_and_wrapped() {
 
 #[test]
 fn may_be_empty_admits_the_empty_object_but_not_a_partial_one() {
-    let schema = Value::Object((*output_schema::<Invoice>(true).schema).clone());
+    let schema = Value::Object((*output_schema::<Invoice>(AllowNone::Yes).schema).clone());
     assert_eq!(schema["type"], "object");
     assert!(validates(&schema, &json!({})));
     assert!(validates(
@@ -145,41 +146,62 @@ fn may_be_empty_admits_the_empty_object_but_not_a_partial_one() {
     ));
     assert!(!validates(&schema, &json!({"number": "1"})));
 
-    let strict = Value::Object((*output_schema::<Invoice>(false).schema).clone());
+    let strict = Value::Object((*output_schema::<Invoice>(AllowNone::No).schema).clone());
     assert!(!validates(&strict, &json!({})));
 }
 
 #[test]
 fn unit_is_served_and_described_as_the_empty_object() {
-    let schema = output_schema::<()>(false);
+    let schema = output_schema::<()>(AllowNone::No);
     let value = Value::Object((*schema.schema).clone());
     assert!(validates(&value, &json!({})));
     assert!(!validates(&value, &json!({"a": 1})));
-    conforms(&(), false).unwrap();
+    conforms(&(), AllowNone::No).unwrap();
 }
 
+/// Schemas have one cache: the toolbox's entries. Each is built once, at registration; listing
+/// and calling build none.
 #[test]
-fn schemas_are_generated_once_per_type_for_the_whole_process() {
-    let first = output_schema::<Invoice>(false).schema;
-    let again = output_schema::<Invoice>(false).schema;
-    assert!(Arc::ptr_eq(&first, &again));
-    let from_thread = std::thread::spawn(|| output_schema::<Invoice>(false).schema)
-        .join()
-        .unwrap();
-    assert!(
-        Arc::ptr_eq(&first, &from_thread),
-        "the cache is per process, not per thread"
-    );
+fn schemas_are_built_once_per_tool_at_registration() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use mcp_tool_runtime::{BoxFuture, Tool, ToolCall, ToolDeclaration, ToolResult, Toolbox};
 
-    #[derive(Deserialize, JsonSchema)]
-    #[allow(dead_code)]
-    struct Args {
-        a: u8,
+    static INPUT_BUILDS: AtomicUsize = AtomicUsize::new(0);
+    static OUTPUT_BUILDS: AtomicUsize = AtomicUsize::new(0);
+    struct Counted;
+    impl Tool for Counted {
+        fn declaration(&self) -> ToolDeclaration {
+            ToolDeclaration::new("counted")
+                .input_schema(|| {
+                    INPUT_BUILDS.fetch_add(1, Ordering::SeqCst);
+                    input_schema_of::<Invoice>()
+                })
+                .output_schema(|| {
+                    OUTPUT_BUILDS.fetch_add(1, Ordering::SeqCst);
+                    output_schema::<Invoice>(AllowNone::No)
+                })
+        }
+        fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
+            Box::pin(async move { call.finish(&json!({"number": "7"})) })
+        }
     }
-    assert!(Arc::ptr_eq(
-        &input_schema_of::<Args>(),
-        &input_schema_of::<Args>()
-    ));
+    let mut toolbox = Toolbox::new();
+    toolbox.register(Counted).unwrap();
+    let first = toolbox.list_tools()[0].output_schema.clone().unwrap();
+    for _ in 0..3 {
+        toolbox.list_tools();
+        block_on(toolbox.call_tool("counted", json!({"number": "7"}))).unwrap();
+    }
+    assert!(Arc::ptr_eq(&first, toolbox.list_tools()[0].output_schema.as_ref().unwrap()));
+    assert_eq!(INPUT_BUILDS.load(Ordering::SeqCst), 1);
+    assert_eq!(OUTPUT_BUILDS.load(Ordering::SeqCst), 1);
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
 }
 
 #[test]
@@ -255,7 +277,7 @@ enum External {
 
 #[test]
 fn skip_and_rename_shape_the_schema_and_the_payload_alike() {
-    let schema = output_schema::<Renamed>(false).schema;
+    let schema = output_schema::<Renamed>(AllowNone::No).schema;
     let properties = schema["properties"].as_object().unwrap();
     assert!(properties.contains_key("totalCents"));
     assert!(properties.contains_key("ID"));
@@ -278,13 +300,13 @@ fn skip_and_rename_shape_the_schema_and_the_payload_alike() {
         .structured_content
         .unwrap();
     assert_eq!(served, json!({"ID": "x", "region": "eu", "totalCents": 5}));
-    conforms(&payload, false).unwrap();
+    conforms(&payload, AllowNone::No).unwrap();
     conforms(
         &Renamed {
             note: Some("n".into()),
             ..payload
         },
-        false,
+        AllowNone::No,
     )
     .unwrap();
 }
@@ -295,33 +317,33 @@ fn every_serde_enum_tagging_conforms_to_its_own_schema() {
         &Internal::Card {
             last4: "1234".into(),
         },
-        false,
+        AllowNone::No,
     )
     .unwrap();
-    conforms(&Internal::Cash, false).unwrap();
-    conforms(&Adjacent::Amount(5), false).unwrap();
-    conforms(&Adjacent::Note("n".into()), false).unwrap();
-    conforms(&Untagged::Number(5), false).unwrap();
+    conforms(&Internal::Cash, AllowNone::No).unwrap();
+    conforms(&Adjacent::Amount(5), AllowNone::No).unwrap();
+    conforms(&Adjacent::Note("n".into()), AllowNone::No).unwrap();
+    conforms(&Untagged::Number(5), AllowNone::No).unwrap();
     conforms(
         &Untagged::Pair {
             a: "a".into(),
             b: "b".into(),
         },
-        false,
+        AllowNone::No,
     )
     .unwrap();
-    conforms(&External::Open, false).unwrap();
-    conforms(&External::Paid("now".into()), false).unwrap();
-    conforms(&External::Split { parts: 2 }, false).unwrap();
-    conforms(&vec![Internal::Cash], false).unwrap();
-    conforms(&Some(Internal::Cash), true).unwrap();
-    conforms(&None::<Internal>, true).unwrap();
+    conforms(&External::Open, AllowNone::No).unwrap();
+    conforms(&External::Paid("now".into()), AllowNone::No).unwrap();
+    conforms(&External::Split { parts: 2 }, AllowNone::No).unwrap();
+    conforms(&vec![Internal::Cash], AllowNone::No).unwrap();
+    conforms(&Some(Internal::Cash), AllowNone::Yes).unwrap();
+    conforms(&None::<Internal>, AllowNone::Yes).unwrap();
 }
 
 #[test]
 fn a_payload_that_breaks_its_schema_is_caught() {
     // The check is not vacuous: a wrong tag fails.
-    let schema = output_schema::<Internal>(false).schema;
+    let schema = output_schema::<Internal>(AllowNone::No).schema;
     let entry = json!({"name": "t", "inputSchema": {}, "outputSchema": &*schema});
     let wrong = json!({"content": [], "structuredContent": {"kind": "Cheque"}});
     assert!(check_conforms(&entry, &wrong).is_err());
@@ -329,26 +351,29 @@ fn a_payload_that_breaks_its_schema_is_caught() {
 
 #[test]
 fn the_any_type_is_wrapped_and_admits_nothing() {
-    let schema = output_schema::<Value>(false);
+    let schema = output_schema::<Value>(AllowNone::No);
     assert_eq!(schema.shape, Shape::Wrapped);
-    conforms(&json!({"a": 1}), false).unwrap();
-    conforms(&json!([1]), false).unwrap();
-    conforms(&Value::Null, false).unwrap();
+    conforms(&json!({"a": 1}), AllowNone::No).unwrap();
+    conforms(&json!([1]), AllowNone::No).unwrap();
+    conforms(&Value::Null, AllowNone::No).unwrap();
 }
 
 #[test]
 fn the_runtime_types_tools_return_describe_themselves_without_rustdoc_examples() {
-    use mcp_tool_runtime::{Annotations, EmbeddedResource, ResourceContents, ResourceLink};
+    use mcp_tool_runtime::{
+        ResourceContents, ResourceLink, content::Annotations, content::EmbeddedResource,
+    };
     for schema in [
-        output_schema::<Vec<ResourceLink>>(false).schema,
-        output_schema::<ResourceContents>(false).schema,
-        output_schema::<EmbeddedResource>(false).schema,
-        output_schema::<Annotations>(false).schema,
+        output_schema::<Vec<ResourceLink>>(AllowNone::No).schema,
+        output_schema::<ResourceContents>(AllowNone::No).schema,
+        output_schema::<EmbeddedResource>(AllowNone::No).schema,
+        output_schema::<Annotations>(AllowNone::No).schema,
     ] {
         let text = serde_json::to_string(&*schema).unwrap();
         assert!(!text.contains("```"), "{text}");
         assert!(!text.contains("assert"), "{text}");
     }
-    let links = serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(false).schema).unwrap();
+    let links =
+        serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(AllowNone::No).schema).unwrap();
     assert!(links.contains("A link to a resource the client may read or subscribe to."));
 }

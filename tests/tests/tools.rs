@@ -528,7 +528,7 @@ fn a_server_default_that_breaks_the_asymmetric_rule_is_refused_naming_both_origi
         .register(add::tool())
         .unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, RegistrationError::AsymmetricRule(_)));
+    assert!(matches!(err, RegistrationError::Settings(_)));
     assert!(text.contains("tool `add`"), "{text}");
     assert!(
         text.contains("(the server default) but omit `structuredContent` (the server default)"),

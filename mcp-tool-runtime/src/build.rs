@@ -1,0 +1,221 @@
+//! `build_tool_result`: the one way a payload becomes a `tools/call` result.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::content::{
+    self, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink,
+};
+use crate::encode::{self, to_checked_value};
+use crate::kind::ContentKind;
+use crate::media::{Media, MediaMismatch, MediaSerializer};
+use crate::message::describe;
+use crate::options::ResultOptions;
+use crate::result::ToolResult;
+use crate::structured::Shape;
+
+/// Builds the `tools/call` result for `payload`.
+///
+/// - Text kind: `structuredContent` is the payload, and `content[0]` a text block holding
+///   [`encode_json`](crate::encode_json) of it. With structured content off, only the text block
+///   carries it. Nothing (`None`, `()`) is served as `{}`; a non-object as `{"result": ...}`.
+/// - Image and audio: the payload is bytes (or a base64 string); one block with base64 `data`.
+/// - Resource links and embedded resources: one or a list; blocks, plus the structured result.
+/// - Blocks: a list of [`Content`] served as it is.
+///
+/// A payload that does not fit, cannot be encoded, or is larger than the ceiling is never a panic:
+/// it becomes an `isError` result that names the tool and the problem.
+///
+/// ```
+/// use mcp_tool_runtime::{build_tool_result, ResultOptions};
+/// use serde_json::json;
+///
+/// let result = build_tool_result(&vec!["a", "b"], &ResultOptions::new("letters"));
+/// assert_eq!(result.structured_content, Some(json!({"result": ["a", "b"]})));
+/// assert_eq!(result.text(), Some("{\n  \"result\": [\n    \"a\",\n    \"b\"\n  ]\n}"));
+/// ```
+pub fn build_tool_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> ToolResult {
+    let built = match options.content_kind {
+        ContentKind::Text => text_result(payload, options),
+        ContentKind::Image | ContentKind::Audio => media_result(payload, options),
+        ContentKind::ResourceLink => listed_result(payload, options, |link: ResourceLink| {
+            Content::ResourceLink(link)
+        }),
+        ContentKind::Resource => listed_result(payload, options, |resource: ResourceContents| {
+            Content::Resource(EmbeddedResource {
+                resource,
+                annotations: None,
+            })
+        }),
+        ContentKind::Blocks => blocks_result(payload, options),
+    };
+    let mut result = match built {
+        Ok(result) => result,
+        Err(message) => return options.error(message),
+    };
+    result.is_error = options.is_error;
+    result.meta.clone_from(&options.meta);
+    match options.max_result_bytes {
+        Some(limit) => enforce_ceiling(result, options, limit),
+        None => result,
+    }
+}
+
+fn text_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> Result<ToolResult, String> {
+    let value = checked(payload, options)?;
+    let structured = options
+        .shape
+        .unwrap_or_else(|| Shape::of_value(&value))
+        .structured(value);
+    Ok(with_mirror(Vec::new(), structured, options))
+}
+
+/// The text mirror goes last, after any blocks of the kind, and always carries the whole
+/// structured result, so a client that ignores `structuredContent` loses nothing.
+fn with_mirror(
+    mut content: Vec<Content>,
+    structured: Value,
+    options: &ResultOptions,
+) -> ToolResult {
+    content.push(Content::text(encode::pretty(&structured)));
+    ToolResult {
+        content,
+        structured_content: options.include_structured_content.then_some(structured),
+        is_error: false,
+        meta: Map::new(),
+    }
+}
+
+fn checked<T: Serialize + ?Sized>(payload: &T, options: &ResultOptions) -> Result<Value, String> {
+    to_checked_value(payload).map_err(|e| {
+        format!(
+            "tool `{}` returned a result that cannot be sent: {e}",
+            options.tool_name
+        )
+    })
+}
+
+fn listed_result<T, Item>(
+    payload: &T,
+    options: &ResultOptions,
+    block: impl Fn(Item) -> Content,
+) -> Result<ToolResult, String>
+where
+    T: Serialize + ?Sized,
+    Item: for<'de> Deserialize<'de>,
+{
+    let value = checked(payload, options)?;
+    let items: Vec<&Value> = match &value {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    };
+    let blocks = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            Item::deserialize(item)
+                .map(&block)
+                .map_err(|e| mismatch(options, &format!("{} at index {i} ({e})", describe(item))))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let structured = options
+        .shape
+        .unwrap_or_else(|| Shape::of_value(&value))
+        .structured(value);
+    Ok(with_mirror(blocks, structured, options))
+}
+
+fn blocks_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> Result<ToolResult, String> {
+    let value = checked(payload, options)?;
+    let content = Vec::<Content>::deserialize(&value)
+        .map_err(|e| mismatch(options, &format!("{} ({e})", describe(&value))))?;
+    Ok(ToolResult {
+        content,
+        ..ToolResult::default()
+    })
+}
+
+fn media_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> Result<ToolResult, String> {
+    let data = match payload.serialize(MediaSerializer) {
+        Ok(Media::Bytes(bytes)) => content::base64_encode(&bytes),
+        Ok(Media::Base64(text)) => {
+            content::base64_check(&text).map_err(|e| {
+                mismatch(options, &format!("a string that is not valid base64 ({e})"))
+            })?;
+            text
+        }
+        Err(MediaMismatch(found)) => return Err(mismatch(options, &found)),
+    };
+    let mime_type = options
+        .mime_type
+        .as_deref()
+        .ok_or_else(|| {
+            format!(
+                "tool `{}` declares `{}` content without a `mime_type`; declare one",
+                options.tool_name, options.content_kind
+            )
+        })?
+        .to_owned();
+    let media = MediaContent {
+        data,
+        mime_type,
+        annotations: None,
+    };
+    let block = if options.content_kind == ContentKind::Audio {
+        Content::Audio(media)
+    } else {
+        Content::Image(media)
+    };
+    Ok(ToolResult {
+        content: vec![block],
+        ..ToolResult::default()
+    })
+}
+
+fn mismatch(options: &ResultOptions, found: &str) -> String {
+    let expected = match options.content_kind {
+        ContentKind::Image | ContentKind::Audio => "bytes or a base64 string",
+        ContentKind::ResourceLink => {
+            "a resource link (an object with string `uri` and `name`) or a list of them"
+        }
+        ContentKind::Resource => {
+            "resource contents (an object with `uri` and `text` or `blob`) or a list of them"
+        }
+        ContentKind::Blocks => "a list of content blocks",
+        ContentKind::Text => "JSON",
+    };
+    format!(
+        "tool `{}` declares `{}` content, which expects {expected}, but returned {found}",
+        options.tool_name, options.content_kind
+    )
+}
+
+/// MCP's result ceiling: a result over `limit` bytes (its whole wire JSON) becomes an error
+/// result asking for less. The toolbox applies it to every call, whenever the limit was set.
+pub(crate) fn enforce_ceiling(
+    result: ToolResult,
+    options: &ResultOptions,
+    limit: usize,
+) -> ToolResult {
+    let size = serde_json::to_vec(&result).map_or(usize::MAX, |bytes| bytes.len());
+    if size <= limit {
+        return result;
+    }
+    options.error(format!(
+        "the result of tool `{}` is {size} bytes, over this server's limit of {limit} bytes; \
+         narrow the request (fewer items, a smaller page or range) and call again",
+        options.tool_name
+    ))
+}
