@@ -137,6 +137,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
                         &meta.path,
                         "`crate` needs a path: `crate = ::my_reexport::mcp_tool_runtime`",
                     );
+                    return skip_value(&meta);
                 }
             }
             _ => {
@@ -177,14 +178,19 @@ impl Seen {
     }
 }
 
-/// Consumes `= value` or `(...)` after a key that is reported and otherwise ignored.
+/// Skips what follows a key that was reported (`= value`, `(...)`, or a slip such as a missing
+/// `=`), up to the next `,`: one mistake is one error, never also a syntax error after it.
 pub fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<proc_macro2::Group>()?;
-    }
-    Ok(())
+    meta.input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((token, next)) = rest.token_tree() {
+            if matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',') {
+                break;
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    })
 }
 
 fn describe_expr(expr: &Expr) -> &'static str {

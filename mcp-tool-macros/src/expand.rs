@@ -211,16 +211,19 @@ fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStr
     if !attr.kind().carries_structured_content() {
         return quote!(::core::option::Option::None);
     }
-    let private = quote!(#krate::__private);
     let allow_none = attr.allow_none.is_some_and(|flag| flag.value);
     let build = match f.output.payload() {
         Some(ty) if allow_none => {
+            let private = respan(quote!(#krate::__private), ty.span());
             quote_spanned!(ty.span()=> || #private::option_output_schema::<#ty>())
         }
-        Some(ty) => quote_spanned! {ty.span()=>
-            || #private::output_schema::<#ty>(#krate::AllowNone::No)
-        },
-        None => quote!(|| #private::output_schema::<()>(#krate::AllowNone::No)),
+        Some(ty) => {
+            let private = respan(quote!(#krate::__private), ty.span());
+            quote_spanned! {ty.span()=>
+                || #private::output_schema::<#ty>(#private::AllowNone::No)
+            }
+        }
+        None => quote!(|| #krate::__private::output_schema::<()>(#krate::AllowNone::No)),
     };
     quote!(::core::option::Option::Some(#build))
 }

@@ -20,7 +20,7 @@ pub use ::serde_json;
 pub use ::std;
 
 use crate::schema::{InputSchemaBuilder, OutputSchema, SchemaObject};
-use crate::structured::AllowNone;
+pub use crate::structured::AllowNone;
 use crate::tool::{StateRequirement, ToolCall};
 use crate::{ToolResult, schema};
 

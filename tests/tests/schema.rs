@@ -163,8 +163,8 @@ fn unit_is_served_and_described_as_the_empty_object() {
 /// and calling build none.
 #[test]
 fn schemas_are_built_once_per_tool_at_registration() {
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use mcp_tool_runtime::{BoxFuture, Tool, ToolCall, ToolDeclaration, ToolResult, Toolbox};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     static INPUT_BUILDS: AtomicUsize = AtomicUsize::new(0);
     static OUTPUT_BUILDS: AtomicUsize = AtomicUsize::new(0);
@@ -192,7 +192,10 @@ fn schemas_are_built_once_per_tool_at_registration() {
         toolbox.list_tools();
         block_on(toolbox.call_tool("counted", json!({"number": "7"}))).unwrap();
     }
-    assert!(Arc::ptr_eq(&first, toolbox.list_tools()[0].output_schema.as_ref().unwrap()));
+    assert!(Arc::ptr_eq(
+        &first,
+        toolbox.list_tools()[0].output_schema.as_ref().unwrap()
+    ));
     assert_eq!(INPUT_BUILDS.load(Ordering::SeqCst), 1);
     assert_eq!(OUTPUT_BUILDS.load(Ordering::SeqCst), 1);
 }

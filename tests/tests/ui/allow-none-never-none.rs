@@ -5,4 +5,7 @@ fn get_total() -> u64 {
     1
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(get_total::tool());
+}

@@ -11,4 +11,7 @@ fn search(#[args] query: Query, limit: u32) -> String {
     query.text
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(search::tool());
+}

@@ -5,4 +5,7 @@ fn echo<T: serde::Serialize>(value: String) -> String {
     value
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(echo::tool());
+}

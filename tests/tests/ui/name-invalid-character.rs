@@ -5,4 +5,7 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(add::tool());
+}

@@ -5,4 +5,7 @@ fn add_two_numbers_together_and_return_their_sum_as_a_sixty_four_bit_integer(a: 
     a + b
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(add_two_numbers_together_and_return_their_sum_as_a_sixty_four_bit_integer::tool());
+}

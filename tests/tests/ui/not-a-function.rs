@@ -1,7 +1,7 @@
 use mcp_tool_runtime::mcp_tool;
 
 #[mcp_tool]
-struct Add {
+pub struct Add {
     a: i64,
 }
 

@@ -5,4 +5,7 @@ fn say() -> Vec<u8> {
     Vec::new()
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(say::tool());
+}

@@ -5,4 +5,7 @@ fn shout(text: &str) -> String {
     text.to_uppercase()
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(shout::tool());
+}

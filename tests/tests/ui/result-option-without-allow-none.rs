@@ -5,4 +5,7 @@ fn find_total(number: String) -> Result<Option<u64>, String> {
     Ok(number.parse().ok())
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(find_total::tool());
+}

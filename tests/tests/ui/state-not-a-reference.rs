@@ -8,4 +8,7 @@ fn count(#[state] db: Db) -> u64 {
     0
 }
 
-fn main() {}
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(count::tool());
+}
