@@ -34,7 +34,7 @@ pub enum Role {
     /// The whole argument object, as one struct.
     Args,
     /// State the toolbox injects: `&S`.
-    State { state: Type },
+    State { state: Box<Type> },
 }
 
 /// The return type, by how its value is served. Whether a payload is an `Option` is decided by
@@ -140,7 +140,7 @@ pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
                     ParsedRole::Args => Role::Args,
                     ParsedRole::State => match &*typed.ty {
                         Type::Reference(r) if r.mutability.is_none() => Role::State {
-                            state: (*r.elem).clone(),
+                            state: r.elem.clone(),
                         },
                         other => {
                             cx.error_spanned_by(

@@ -183,7 +183,7 @@ fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
     let private = quote!(#krate::__private);
     if let Some(args) = f.params.iter().find(|p| matches!(p.role, Role::Args)) {
         let ty = &args.ty;
-        return quote_spanned!(ty.span()=> || #private::arguments_schema::<#ty>());
+        return quote_spanned!(ty.span()=> #private::arguments_schema::<#ty> as fn() -> _);
     }
     let params = f.params.iter().filter_map(|p| match &p.role {
         Role::Argument { name, description } => {
@@ -215,15 +215,13 @@ fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStr
     let build = match f.output.payload() {
         Some(ty) if allow_none => {
             let private = respan(quote!(#krate::__private), ty.span());
-            quote_spanned!(ty.span()=> || #private::option_output_schema::<#ty>())
+            quote_spanned!(ty.span()=> #private::option_output_schema::<#ty> as fn() -> _)
         }
         Some(ty) => {
             let private = respan(quote!(#krate::__private), ty.span());
-            quote_spanned! {ty.span()=>
-                || #private::output_schema::<#ty>(#private::AllowNone::No)
-            }
+            quote_spanned!(ty.span()=> #private::output_schema::<#ty> as fn() -> _)
         }
-        None => quote!(|| #krate::__private::output_schema::<()>(#krate::AllowNone::No)),
+        None => quote!(#krate::__private::output_schema::<()> as fn() -> _),
     };
     quote!(::core::option::Option::Some(#build))
 }

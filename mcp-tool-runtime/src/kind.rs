@@ -20,11 +20,11 @@ pub enum ContentKind {
     Image,
     /// Bytes (or a base64 string) served as an `audio` block.
     Audio,
-    /// One [`ResourceLink`] or a list of them, served as `resource_link` blocks.
+    /// One [`ResourceLink`](crate::ResourceLink) or a list of them, served as `resource_link` blocks.
     ResourceLink,
-    /// One [`ResourceContents`] or a list of them, served as embedded `resource` blocks.
+    /// One [`ResourceContents`](crate::ResourceContents) or a list of them, served as embedded `resource` blocks.
     Resource,
-    /// A list of [`Content`] blocks served as they are, for results that mix kinds.
+    /// A list of [`Content`](crate::Content) blocks served as they are, for results that mix kinds.
     Blocks,
 }
 

@@ -38,6 +38,18 @@
 //! assert_eq!(missing.structured_content, Some(serde_json::json!({})));
 //! # });
 //! ```
+//!
+//! # Feature flags
+//!
+//! - `rmcp`: [`ToolboxServer`], which serves a [`Toolbox`] through the official Rust MCP SDK, and
+//!   the [`rmcp`] re-export.
+//! - `testing`: [`assert_tool_result_conforms`] and [`check_conforms`], which validate a result
+//!   against the tool's advertised `outputSchema` (with the `jsonschema` crate).
+//!
+//! # Where things are
+//!
+//! The crate root holds what a tool author uses. [`schema`], [`structured`], [`settings`],
+//! [`encode`], [`content`] and [`tool`] hold the rules and types behind it, one concept each.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

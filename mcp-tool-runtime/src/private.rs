@@ -20,7 +20,7 @@ pub use ::serde_json;
 pub use ::std;
 
 use crate::schema::{InputSchemaBuilder, OutputSchema, SchemaObject};
-pub use crate::structured::AllowNone;
+use crate::structured::AllowNone;
 use crate::tool::{StateRequirement, ToolCall};
 use crate::{ToolResult, schema};
 
@@ -168,9 +168,9 @@ pub fn arguments_schema<T: ArgumentSchema + ?Sized>() -> SchemaObject {
     schema::input_schema_of::<T>()
 }
 
-/// The output schema of a tool returning `T`.
-pub fn output_schema<T: OutputSchemaType + ?Sized>(allow_none: AllowNone) -> OutputSchema {
-    schema::output_schema::<T>(allow_none)
+/// The output schema of a tool returning `T`, declared without `allow_none`.
+pub fn output_schema<T: OutputSchemaType + ?Sized>() -> OutputSchema {
+    schema::output_schema::<T>(AllowNone::No)
 }
 
 /// The output schema of a tool declared with `allow_none` returning `R`, an `Option`.

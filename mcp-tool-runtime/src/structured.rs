@@ -1,7 +1,7 @@
 //! The rules that tie a tool's `structuredContent` to its `outputSchema`.
 //!
 //! Each rule lives here once, and both sides call it: [`crate::schema`] when it builds an
-//! `outputSchema`, [`crate::result`] when it builds a `structuredContent`. So the schema a tool
+//! `outputSchema`, [`build_tool_result`](crate::build_tool_result) when it builds a `structuredContent`. So the schema a tool
 //! advertises and the payload it sends can never disagree about them.
 //!
 //! - *Nothing*: a payload with nothing to present (`None`, `()`) is served as `{}`.
