@@ -739,3 +739,94 @@ async fn an_error_inside_an_argument_names_its_path() {
         "{text}"
     );
 }
+
+// `Option` is decided by the type: an alias, a full path and `Option<T>` serve alike.
+type MaybeInvoice = Option<Invoice>;
+type MaybeLimit = Option<u32>;
+
+/// Looks up an invoice through an alias of `Option`.
+#[mcp_tool(allow_none)]
+fn get_invoice_by_alias(number: String, limit: MaybeLimit) -> MaybeInvoice {
+    let _ = limit;
+    (number == "7").then(|| Invoice {
+        number,
+        total_cents: 1250,
+    })
+}
+
+/// Looks up an invoice through `std::option::Option`.
+#[mcp_tool(allow_none)]
+fn get_invoice_by_path(number: String) -> std::option::Option<Invoice> {
+    (number == "7").then(|| Invoice {
+        number,
+        total_cents: 1250,
+    })
+}
+
+#[tokio::test]
+async fn option_is_decided_by_type_whatever_its_spelling() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(get_invoice::tool()).unwrap();
+    toolbox.register(get_invoice_by_alias::tool()).unwrap();
+    toolbox.register(get_invoice_by_path::tool()).unwrap();
+    let spelled = entry(&toolbox, "get_invoice")["outputSchema"].clone();
+    for name in ["get_invoice_by_alias", "get_invoice_by_path"] {
+        assert_eq!(entry(&toolbox, name)["outputSchema"], spelled, "{name}");
+        let found = call_conforming(&toolbox, name, json!({"number": "7"})).await;
+        assert_eq!(
+            found.structured_content,
+            Some(json!({"number": "7", "total_cents": 1250})),
+            "{name}: served unwrapped, like `Option<T>`"
+        );
+        let missing = call_conforming(&toolbox, name, json!({"number": "8"})).await;
+        assert_eq!(missing.structured_content, Some(json!({})), "{name}");
+    }
+    // An argument whose type is an alias of `Option` is optional, like `Option<T>`.
+    let schema = entry(&toolbox, "get_invoice_by_alias")["inputSchema"].clone();
+    assert_eq!(schema["required"], json!(["number"]));
+}
+
+/// Returns a list as long as asked.
+#[mcp_tool]
+fn numbers(count: u32) -> Vec<u32> {
+    (0..count).collect()
+}
+
+#[tokio::test]
+async fn the_result_ceiling_applies_to_tools_registered_before_it_was_set() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(numbers::tool()).unwrap();
+    toolbox.set_max_result_bytes(200);
+    let small = call(&toolbox, "numbers", json!({"count": 2})).await;
+    assert!(!small.is_error, "{small:?}");
+    let large = call(&toolbox, "numbers", json!({"count": 500})).await;
+    assert!(
+        error_text(&large).contains("over this server's limit of 200 bytes"),
+        "{large:?}"
+    );
+}
+
+#[tokio::test]
+async fn error_messages_quote_a_bounded_part_of_the_input() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(numbers::tool()).unwrap();
+    let huge = "9".repeat(10_000_000) + "x";
+    let result = call(&toolbox, "numbers", json!({ "count": huge })).await;
+    let text = error_text(&result);
+    assert!(
+        text.len() < 600,
+        "{} bytes: {}",
+        text.len(),
+        &text[..600.min(text.len())]
+    );
+    assert!(text.contains("invalid argument `count`"), "{text}");
+    assert!(text.contains("more bytes)"), "{text}");
+    let unknown_key = "k".repeat(1_000_000);
+    let result = call(
+        &toolbox,
+        "numbers",
+        json!({ "count": 1, unknown_key.clone(): 1 }),
+    )
+    .await;
+    assert!(error_text(&result).len() < 600);
+}
