@@ -8,6 +8,7 @@ use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
 use crate::build::enforce_ceiling;
+use crate::encode::MAX_DEPTH;
 use crate::message::{describe, quote};
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
@@ -260,6 +261,8 @@ impl Toolbox {
     ///
     /// Everything that goes wrong inside the call (bad arguments, an error the tool returns, a
     /// panic, a payload that cannot be sent) is an `isError` result naming the problem.
+    /// Arguments nested deeper than [`MAX_DEPTH`](crate::encode::MAX_DEPTH) levels are refused
+    /// before anything recursive touches them, so no nesting overflows the stack.
     ///
     /// # Errors
     /// Only an unknown tool, which MCP answers with a JSON-RPC error rather than a result.
@@ -270,6 +273,13 @@ impl Toolbox {
             });
         };
         let options = &registered.options;
+        if let Some(depth) = too_deep(&arguments) {
+            dismantle(arguments);
+            return Ok(options.error(format!(
+                "the arguments of tool `{name}` are nested more than {depth} levels deep, over \
+                 this server's limit of {MAX_DEPTH} levels"
+            )));
+        }
         let arguments = match arguments {
             Value::Object(map) => map,
             Value::Null => Map::new(),
@@ -314,6 +324,37 @@ impl Toolbox {
             Some(limit) => enforce_ceiling(result, options, limit),
             None => result,
         })
+    }
+}
+
+/// The depth past which arguments are refused before anything recursive (deserializing, quoting,
+/// dropping) touches them, if `value` is nested deeper than [`MAX_DEPTH`]. Iterative, so any
+/// depth is measured on any stack.
+fn too_deep(value: &Value) -> Option<usize> {
+    let mut pending = vec![(value, 0_usize)];
+    while let Some((value, depth)) = pending.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth + 1 > MAX_DEPTH {
+            return Some(MAX_DEPTH);
+        }
+        pending.extend(children.map(|child| (child, depth + 1)));
+    }
+    None
+}
+
+/// Drops a value without recursion (serde_json's own drop recurses once per level).
+fn dismantle(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
     }
 }
 

@@ -830,3 +830,61 @@ async fn error_messages_quote_a_bounded_part_of_the_input() {
     .await;
     assert!(error_text(&result).len() < 600);
 }
+
+#[test]
+fn deeply_nested_arguments_are_refused_without_overflowing_a_2_mib_stack() {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let mut toolbox = Toolbox::new();
+            toolbox.register(numbers::tool()).unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap();
+            for (depth, wrap) in [(100_000, "array"), (100_000, "object"), (129, "array")] {
+                let mut nested = json!(1);
+                for _ in 0..depth {
+                    // Built by moving (`json!` would serialize its operand, recursively).
+                    nested = if wrap == "array" {
+                        Value::Array(vec![nested])
+                    } else {
+                        Value::Object([("a".to_owned(), nested)].into_iter().collect())
+                    };
+                }
+                let result = runtime
+                    .block_on(toolbox.call_tool("numbers", count(nested)))
+                    .unwrap();
+                let text = error_text(&result);
+                assert!(
+                    text.contains("nested more than 128 levels deep"),
+                    "{depth} {wrap}: {text}"
+                );
+            }
+            // A whole-arguments value nested deep is refused the same way.
+            let mut nested = json!(1);
+            for _ in 0..100_000 {
+                nested = Value::Array(vec![nested]);
+            }
+            let result = runtime
+                .block_on(toolbox.call_tool("numbers", nested))
+                .unwrap();
+            assert!(error_text(&result).contains("levels deep"));
+            // At the limit, arguments are read as usual.
+            let mut nested = json!(1);
+            for _ in 0..126 {
+                nested = Value::Array(vec![nested]);
+            }
+            let result = runtime
+                .block_on(toolbox.call_tool("numbers", count(nested)))
+                .unwrap();
+            assert!(error_text(&result).contains("invalid argument `count`"));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// `{"count": value}`, built by moving `value`.
+fn count(value: Value) -> Value {
+    Value::Object([("count".to_owned(), value)].into_iter().collect())
+}
