@@ -748,7 +748,10 @@ type MaybeLimit = Option<u32>;
 #[mcp_tool(allow_none)]
 fn get_invoice_by_alias(number: String, limit: MaybeLimit) -> MaybeInvoice {
     let _ = limit;
-    (number == "7").then(|| Invoice {
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
         number,
         total_cents: 1250,
     })
@@ -757,7 +760,10 @@ fn get_invoice_by_alias(number: String, limit: MaybeLimit) -> MaybeInvoice {
 /// Looks up an invoice through `std::option::Option`.
 #[mcp_tool(allow_none)]
 fn get_invoice_by_path(number: String) -> std::option::Option<Invoice> {
-    (number == "7").then(|| Invoice {
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
         number,
         total_cents: 1250,
     })
