@@ -55,6 +55,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod build;
+#[cfg(any(feature = "testing", feature = "self-check"))]
+mod conform;
 pub mod content;
 pub mod encode;
 mod kind;

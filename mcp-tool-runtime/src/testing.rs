@@ -1,10 +1,8 @@
 //! `assert_tool_result_conforms`: check in your own tests that a tool keeps its promise.
 
-use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
-use crate::encode::Segment;
-use crate::message::{describe, truncate};
+use crate::message::truncate;
 
 /// Panics unless the `tools/call` result's `structuredContent` satisfies the `outputSchema` of the
 /// `tools/list` entry, both given as wire JSON.
@@ -78,58 +76,15 @@ pub fn check_conforms(tool: &Value, result: &Value) -> Result<(), String> {
             "tool `{name}` advertises an `outputSchema` but its result has no `structuredContent`{was_error}"
         ));
     };
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
-        .map_err(|e| {
-            format!("the `outputSchema` of tool `{name}` is not a valid JSON Schema: {e}")
-        })?;
-    let mut problems: Vec<(String, String)> = validator
-        .iter_errors(structured)
-        .map(|error| {
-            let path = json_path(error.instance_path().as_str());
-            let advertised = match error.kind() {
-                ValidationErrorKind::Type {
-                    kind: TypeKind::Single(t),
-                } => format!("type `{t}`"),
-                ValidationErrorKind::Type {
-                    kind: TypeKind::Multiple(ts),
-                } => format!("one of the types {ts:?}"),
-                ValidationErrorKind::Format { format } => format!("format `{format}`"),
-                ValidationErrorKind::Required { property } => {
-                    format!("required property {property}")
-                }
-                _ => error.masked().to_string(),
-            };
-            let line = format!(
-                "{path}: advertised {advertised}; got {}",
-                describe(error.instance())
-            );
-            (path, line)
-        })
-        .collect();
+    let validator = crate::conform::compile(schema).map_err(|e| {
+        format!("the `outputSchema` of tool `{name}` is not a valid JSON Schema: {e}")
+    })?;
+    let problems = crate::conform::problems(&validator, structured);
     if problems.is_empty() {
         return Ok(());
     }
-    problems.sort();
-    problems.dedup();
-    let lines: Vec<String> = problems.into_iter().map(|(_, line)| line).collect();
     Err(format!(
         "the `structuredContent` of tool `{name}` does not conform to its `outputSchema`:\n{}",
-        lines.join("\n")
+        problems.join("\n")
     ))
-}
-
-/// `/items/3/amount` as `$.items[3].amount`, spelled as `encode_json`'s errors spell paths.
-fn json_path(pointer: &str) -> String {
-    let mut path = String::from("$");
-    for raw in pointer.split('/').skip(1) {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
-        let step = match segment.parse::<usize>() {
-            Ok(index) if index.to_string() == segment => Segment::Index(index),
-            _ => Segment::Key(&segment),
-        };
-        path.push_str(&step.to_string());
-    }
-    path
 }
