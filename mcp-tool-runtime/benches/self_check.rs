@@ -28,9 +28,15 @@ fn row(i: u64) -> Row {
         customer: format!("Customer number {i} of the benchmark"),
         email: format!("customer{i}@example.com"),
         total_cents: i * 1_337,
-        paid: i % 2 == 0,
-        tags: vec!["net-30".into(), "priority".into(), format!("region-{}", i % 7)],
-        note: (i % 3 == 0).then(|| "Deliver to the back door, ring twice.".to_owned()),
+        paid: i.is_multiple_of(2),
+        tags: vec![
+            "net-30".into(),
+            "priority".into(),
+            format!("region-{}", i % 7),
+        ],
+        note: i
+            .is_multiple_of(3)
+            .then(|| "Deliver to the back door, ring twice.".to_owned()),
     }
 }
 
@@ -42,17 +48,23 @@ pub struct Page {
 /// About 1 KB: four rows.
 #[mcp_tool]
 fn small() -> Page {
-    Page { rows: (0..4).map(row).collect() }
+    Page {
+        rows: (0..4).map(row).collect(),
+    }
 }
 
 /// About 250 KB: 1,000 rows.
 #[mcp_tool]
 fn large() -> Page {
-    Page { rows: (0..1_000).map(row).collect() }
+    Page {
+        rows: (0..1_000).map(row).collect(),
+    }
 }
 
 fn per_call(toolbox: &Toolbox, tool: &str, calls: u32) -> Duration {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let start = Instant::now();
     for _ in 0..calls {
         let result = runtime

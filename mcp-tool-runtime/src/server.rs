@@ -7,8 +7,9 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ResultType, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -145,6 +146,14 @@ pub fn to_rmcp_result(result: &ToolResult) -> CallToolResult {
     converted
 }
 
+/// An unknown tool: a JSON-RPC error (-32602, invalid params) naming it.
+fn unknown_tool(UnknownTool { name }: UnknownTool) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("unknown tool `{name}`"),
+        Some(serde_json::json!({ "tool": name })),
+    )
+}
+
 impl ServerHandler for ToolboxServer {
     fn get_info(&self) -> ServerConfig {
         self.inner.info.clone()
@@ -166,10 +175,48 @@ impl ServerHandler for ToolboxServer {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         match self.inner.toolbox.call_tool(&request.name, arguments).await {
             Ok(result) => Ok(to_rmcp_result(&result).into()),
-            Err(UnknownTool { name }) => Err(ErrorData::invalid_params(
-                format!("unknown tool `{name}`"),
-                Some(serde_json::json!({ "tool": name })),
-            )),
+            Err(unknown) => Err(unknown_tool(unknown)),
+        }
+    }
+
+    /// rmcp parses a `tools/call` whose `arguments` is not an object (an array, a string, a
+    /// number) as no `tools/call` at all, and hands it here as a custom request; its default is
+    /// JSON-RPC -32601 "method not found". Such a call is a tool execution error (MCP
+    /// 2025-11-25): it goes to the toolbox, which answers with an `isError` result naming the
+    /// problem. Any other unknown method is still -32601.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method != "tools/call" {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let mut params = match request.params {
+            Some(Value::Object(params)) => params,
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "`tools/call` needs params: an object with the tool's `name`",
+                    None,
+                ));
+            }
+        };
+        let Some(Value::String(name)) = params.remove("name") else {
+            return Err(ErrorData::invalid_params(
+                "`tools/call` needs the tool's `name`, a string",
+                None,
+            ));
+        };
+        let arguments = params.remove("arguments").unwrap_or(Value::Null);
+        match self.inner.toolbox.call_tool(&name, arguments).await {
+            Ok(result) => serde_json::to_value(to_rmcp_result(&result))
+                .map(CustomResult)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
+            Err(unknown) => Err(unknown_tool(unknown)),
         }
     }
 

@@ -137,3 +137,128 @@ fn tool_entries_convert_without_loss() {
         assert_eq!(server.get_tool(&definition.name), Some(theirs));
     }
 }
+
+mod over_the_wire {
+    //! Raw JSON-RPC lines through rmcp's own transport, as a client sends them.
+
+    use mcp_tool_runtime::rmcp::ServiceExt;
+    use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+
+    /// Adds two numbers.
+    #[mcp_tool]
+    fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    /// An initialized session with a served toolbox.
+    struct Session {
+        writer: WriteHalf<DuplexStream>,
+        lines: tokio::io::Lines<BufReader<ReadHalf<DuplexStream>>>,
+    }
+
+    impl Session {
+        async fn start() -> Session {
+            let (client, server) = tokio::io::duplex(1 << 20);
+            let mut toolbox = Toolbox::new();
+            toolbox.register(add::tool()).unwrap();
+            let handler = ToolboxServer::new(toolbox).unwrap();
+            tokio::spawn(async move {
+                let running = handler.serve(tokio::io::split(server)).await.unwrap();
+                let _ = running.waiting().await;
+            });
+            let (reader, writer) = tokio::io::split(client);
+            let mut session = Session {
+                writer,
+                lines: BufReader::new(reader).lines(),
+            };
+            let init = session
+                .request(json!({
+                    "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {},
+                        "clientInfo": {"name": "wire-test", "version": "0"}
+                    }
+                }))
+                .await;
+            assert!(init.get("result").is_some(), "{init}");
+            session
+                .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+                .await;
+            session
+        }
+
+        async fn send(&mut self, message: Value) {
+            let mut line = serde_json::to_vec(&message).unwrap();
+            line.push(b'\n');
+            self.writer.write_all(&line).await.unwrap();
+        }
+
+        /// Sends a request and returns the response carrying its id.
+        async fn request(&mut self, message: Value) -> Value {
+            let id = message["id"].clone();
+            self.send(message).await;
+            let wait = async {
+                loop {
+                    let line = self
+                        .lines
+                        .next_line()
+                        .await
+                        .unwrap()
+                        .expect("the server hung up");
+                    let answer: Value = serde_json::from_str(&line).unwrap();
+                    if answer.get("id") == Some(&id) {
+                        return answer;
+                    }
+                }
+            };
+            tokio::time::timeout(std::time::Duration::from_secs(10), wait)
+                .await
+                .expect("no response to the request")
+        }
+    }
+
+    fn call(id: u64, name: &str, arguments: Value) -> Value {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}
+        })
+    }
+
+    #[tokio::test]
+    async fn arguments_that_are_not_an_object_get_an_is_error_result() {
+        let mut session = Session::start().await;
+        for (id, arguments) in [(1, json!([1, 2])), (2, json!("a=1")), (3, json!(7))] {
+            let answer = session.request(call(id, "add", arguments.clone())).await;
+            let result = &answer["result"];
+            assert_eq!(result["isError"], true, "{arguments}: {answer}");
+            let text = result["content"][0]["text"].as_str().unwrap();
+            assert!(
+                text.contains("the arguments of tool `add` must be a JSON object"),
+                "{arguments}: {text}"
+            );
+        }
+        // A good call on the same session still works.
+        let answer = session
+            .request(call(4, "add", json!({"a": 2, "b": 3})))
+            .await;
+        assert_eq!(answer["result"]["structuredContent"], json!({"result": 5}));
+    }
+
+    #[tokio::test]
+    async fn unknown_tools_and_methods_keep_their_json_rpc_errors() {
+        let mut session = Session::start().await;
+        let answer = session.request(call(1, "nope", json!([1]))).await;
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let answer = session
+            .request(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/frobnicate", "params": {}}))
+            .await;
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+        let answer = session
+            .request(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": [1]}}))
+            .await;
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    }
+}

@@ -950,7 +950,9 @@ async fn the_self_check_refuses_results_that_break_the_advertised_schema() {
     );
     let text = error_text(&call(&toolbox, "far_future", json!({})).await).to_owned();
     assert!(
-        text.contains("$.at: advertised format `date-time`; got a string `\"+10000-01-01T00:00:00Z\"`"),
+        text.contains(
+            "$.at: advertised format `date-time`; got a string `\"+10000-01-01T00:00:00Z\"`"
+        ),
         "{text}"
     );
     // Conforming results pass through untouched.
@@ -959,7 +961,10 @@ async fn the_self_check_refuses_results_that_break_the_advertised_schema() {
 
     // With the check off, the broken value goes out: what the check is for.
     let mut unchecked = Toolbox::new();
-    unchecked.check_results(false).register(colliding::tool()).unwrap();
+    unchecked
+        .check_results(false)
+        .register(colliding::tool())
+        .unwrap();
     let served = call(&unchecked, "colliding", json!({})).await;
     assert_eq!(served.structured_content, Some(json!({"title": 1})));
 }
