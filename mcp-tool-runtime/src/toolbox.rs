@@ -239,6 +239,21 @@ impl Toolbox {
         self
     }
 
+    /// The state of type `S` this toolbox holds, if any.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::Toolbox;
+    ///
+    /// struct Greeting(&'static str);
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.insert_state(Greeting("Hello"));
+    /// assert_eq!(toolbox.state::<Greeting>().map(|g| g.0), Some("Hello"));
+    /// ```
+    pub fn state<S: Any + Send + Sync>(&self) -> Option<&S> {
+        self.state.get::<S>()
+    }
+
     /// Registers a tool: resolves its settings against the server defaults, checks the
     /// asymmetric rule and its name, builds its `tools/list` entry.
     ///

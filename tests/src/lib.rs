@@ -1,1 +1,3 @@
-//! Tests of the whole toolkit live under `tests/`.
+//! Tests of the whole toolkit live under `tests/`. This library holds what several of them share.
+
+pub mod zoo;
