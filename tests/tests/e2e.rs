@@ -213,3 +213,32 @@ fn conformance_suite_passes_every_tools_scenario_at_every_protocol_version() {
         failures.join("\n")
     );
 }
+
+/// The zoo's results, checked by a second, independent validator: Python's `jsonschema`
+/// (Draft 2020-12, FormatChecker with the format extras), over the same JSON the server sent.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn zoo_results_conform_for_python_jsonschema() {
+    use std::io::Write as _;
+    let cases = std::env::var("ZOO_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(64);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("zoo-results.jsonl");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    tests::zoo::serve(cases, &mut |case| {
+        serde_json::to_writer(&mut file, &case).unwrap();
+        file.write_all(b"\n").unwrap();
+    });
+    file.flush().unwrap();
+    drop(file);
+    let output = Command::new(python())
+        .arg(e2e_dir().join("zoo_check.py"))
+        .arg(&path)
+        .output()
+        .expect("the e2e venv's python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains(" 0 failed"), "{stdout}");
+}
