@@ -74,6 +74,9 @@ pub mod structured;
 mod testing;
 pub mod tool;
 mod toolbox;
+#[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
+pub mod wire;
 
 /// The official Rust MCP SDK this crate serves through, re-exported so versions always match.
 #[cfg(feature = "rmcp")]

@@ -142,6 +142,7 @@ mod over_the_wire {
     //! Raw JSON-RPC lines through rmcp's own transport, as a client sends them.
 
     use mcp_tool_runtime::rmcp::ServiceExt;
+    use mcp_tool_runtime::wire::LineTransport;
     use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
     use serde_json::{Value, json};
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
@@ -160,12 +161,19 @@ mod over_the_wire {
 
     impl Session {
         async fn start() -> Session {
+            Session::with_limit(mcp_tool_runtime::wire::DEFAULT_MAX_MESSAGE_BYTES).await
+        }
+
+        /// A session over this crate's `LineTransport`, reading messages up to `limit` bytes.
+        async fn with_limit(limit: usize) -> Session {
             let (client, server) = tokio::io::duplex(1 << 20);
             let mut toolbox = Toolbox::new();
             toolbox.register(add::tool()).unwrap();
             let handler = ToolboxServer::new(toolbox).unwrap();
+            let (server_read, server_write) = tokio::io::split(server);
+            let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
             tokio::spawn(async move {
-                let running = handler.serve(tokio::io::split(server)).await.unwrap();
+                let running = handler.serve(transport).await.unwrap();
                 let _ = running.waiting().await;
             });
             let (reader, writer) = tokio::io::split(client);
@@ -191,9 +199,37 @@ mod over_the_wire {
         }
 
         async fn send(&mut self, message: Value) {
-            let mut line = serde_json::to_vec(&message).unwrap();
-            line.push(b'\n');
-            self.writer.write_all(&line).await.unwrap();
+            self.send_line(&serde_json::to_string(&message).unwrap())
+                .await;
+        }
+
+        async fn send_line(&mut self, line: &str) {
+            self.writer.write_all(line.as_bytes()).await.unwrap();
+            self.writer.write_all(b"\n").await.unwrap();
+        }
+
+        /// The next message the server sends, within ten seconds.
+        async fn next(&mut self) -> Value {
+            let line =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
+                    .await
+                    .expect("no message from the server")
+                    .unwrap()
+                    .expect("the server hung up");
+            serde_json::from_str(&line).unwrap()
+        }
+
+        /// A ping proves the session still serves, and that nothing else was sent before its
+        /// answer.
+        async fn assert_quiet_and_serving(&mut self, id: u64) {
+            self.send(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+                .await;
+            let answer = self.next().await;
+            assert_eq!(
+                answer["id"], id,
+                "expected only the ping's answer, got {answer}"
+            );
+            assert!(answer.get("result").is_some(), "{answer}");
         }
 
         /// Sends a request and returns the response carrying its id.
@@ -260,5 +296,102 @@ mod over_the_wire {
             .request(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": [1]}}))
             .await;
         assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    }
+
+    #[tokio::test]
+    async fn an_over_deep_request_gets_a_parse_error_with_its_id() {
+        let mut session = Session::start().await;
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{{"name":"add","arguments":{{"a":{}1{}}}}}}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        session.send_line(&deep).await;
+        let answer = session.next().await;
+        assert_eq!(answer["id"], 41, "{answer}");
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("recursion limit exceeded"),
+            "{answer}"
+        );
+        session.assert_quiet_and_serving(42).await;
+    }
+
+    #[tokio::test]
+    async fn unreadable_lines_get_an_error_and_notifications_none() {
+        let mut session = Session::start().await;
+        // Not JSON at all: a parse error without an id.
+        session.send_line("this is not json").await;
+        let answer = session.next().await;
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+        assert!(answer.get("id").is_none_or(Value::is_null), "{answer}");
+        // Malformed JSON whose id is readable: the error carries it.
+        session
+            .send_line(r#"{"jsonrpc":"2.0","id":"r-9","method":"ping","params":{"#)
+            .await;
+        let answer = session.next().await;
+        assert_eq!(answer["id"], "r-9", "{answer}");
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+        // A batch, and a scalar: invalid requests.
+        for line in ["[1, 2]", "7"] {
+            session.send_line(line).await;
+            let answer = session.next().await;
+            assert_eq!(answer["error"]["code"], -32600, "{line}: {answer}");
+        }
+        // An unreadable notification and a stray response get no reply.
+        session
+            .send_line(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":7}"#)
+            .await;
+        session
+            .send_line(r#"{"jsonrpc":"2.0","id":99,"result":7}"#)
+            .await;
+        session.assert_quiet_and_serving(43).await;
+    }
+
+    #[tokio::test]
+    async fn a_request_with_an_id_and_a_bad_shape_gets_an_error_with_its_id() {
+        let mut session = Session::start().await;
+        for (id, line) in [
+            (
+                51,
+                r#"{"jsonrpc":"2.0","id":51,"method":"initialize","params":7}"#,
+            ),
+            (52, r#"{"jsonrpc":"2.0","id":52,"method":7}"#),
+            (53, r#"{"jsonrpc":"1.0","id":53,"method":"ping"}"#),
+        ] {
+            session.send_line(line).await;
+            let answer = session.next().await;
+            assert_eq!(answer["id"], id, "{line}: {answer}");
+            assert!(answer["error"]["code"].is_i64(), "{line}: {answer}");
+        }
+        session.assert_quiet_and_serving(54).await;
+    }
+
+    #[tokio::test]
+    async fn a_message_over_the_size_limit_gets_an_error_naming_it() {
+        let mut session = Session::with_limit(1024).await;
+        let big = call(
+            61,
+            "add",
+            json!({"a": 1, "b": 2, "padding": "x".repeat(4096)}),
+        );
+        session.send(big).await;
+        let answer = session.next().await;
+        assert_eq!(answer["id"], 61, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("limit of 1024 bytes"),
+            "{answer}"
+        );
+        let answer = session
+            .request(call(62, "add", json!({"a": 1, "b": 2})))
+            .await;
+        assert_eq!(answer["result"]["structuredContent"], json!({"result": 3}));
     }
 }

@@ -1,0 +1,383 @@
+//! [`LineTransport`]: newline-delimited JSON-RPC for rmcp that answers every request (feature
+//! `rmcp`).
+//!
+//! rmcp's own stdio transport drops a line that is not JSON it can read: an unparsable or
+//! over-deep request gets no reply, and the client waits for its own timeout. This transport
+//! frames messages the same way and hands rmcp every message it can read; for the rest it
+//! answers as JSON-RPC 2.0 asks: `-32700` (parse error) or `-32600` (invalid request), with the
+//! request's `id` whenever one can be found in the line, so the client's pending request fails at
+//! once with a message naming the problem. Messages without an `id` (notifications, responses)
+//! get no reply, as JSON-RPC asks.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::{ErrorCode, ErrorData, NumberOrString, RequestId};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Mutex;
+
+use crate::message::quote;
+
+/// The default largest message [`LineTransport`] reads: 16 MiB.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
+
+/// How much of an over-long line is kept to look for its `id`.
+const ID_SEARCH_BYTES: usize = 64 << 10;
+
+/// Newline-delimited JSON-RPC over any reader and writer (stdio, a pipe, a socket), answering
+/// every request it cannot hand to rmcp.
+///
+/// ```no_run
+/// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+/// use rmcp::ServiceExt;
+///
+/// /// Says hello.
+/// #[mcp_tool]
+/// fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let mut toolbox = Toolbox::new();
+///     toolbox.register(hello::tool())?;
+///     let transport = mcp_tool_runtime::wire::stdio().max_message_bytes(4 << 20);
+///     ToolboxServer::new(toolbox)?.serve(transport).await?.waiting().await?;
+///     Ok(())
+/// }
+/// ```
+pub struct LineTransport<R, W> {
+    reader: BufReader<R>,
+    writer: Arc<Mutex<W>>,
+    /// The line read so far; kept across cancelled reads (rmcp polls `receive` in a `select!`).
+    line: Vec<u8>,
+    /// The line being read is over the limit: the rest of it is skipped.
+    overflowed: bool,
+    max_message_bytes: usize,
+}
+
+impl<R, W> std::fmt::Debug for LineTransport<R, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineTransport")
+            .field("max_message_bytes", &self.max_message_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// [`LineTransport`] over the process's standard input and output.
+///
+/// ```no_run
+/// let transport = mcp_tool_runtime::wire::stdio();
+/// # drop(transport);
+/// ```
+pub fn stdio() -> LineTransport<tokio::io::Stdin, tokio::io::Stdout> {
+    LineTransport::new(tokio::io::stdin(), tokio::io::stdout())
+}
+
+impl<R, W> LineTransport<R, W> {
+    /// A transport reading messages from `reader` and writing them to `writer`.
+    ///
+    /// ```
+    /// let (client, server) = tokio::io::duplex(1024);
+    /// let (reader, writer) = tokio::io::split(server);
+    /// let transport = mcp_tool_runtime::wire::LineTransport::new(reader, writer);
+    /// # drop((client, transport));
+    /// ```
+    pub fn new(reader: R, writer: W) -> Self
+    where
+        R: AsyncRead,
+    {
+        LineTransport {
+            reader: BufReader::new(reader),
+            writer: Arc::new(Mutex::new(writer)),
+            line: Vec::new(),
+            overflowed: false,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+
+    /// The largest message read, in bytes ([`DEFAULT_MAX_MESSAGE_BYTES`] unless set); a request
+    /// over it is answered with `-32600` naming the limit.
+    ///
+    /// ```
+    /// let transport = mcp_tool_runtime::wire::stdio().max_message_bytes(1 << 20);
+    /// # drop(transport);
+    /// ```
+    pub fn max_message_bytes(mut self, limit: usize) -> Self {
+        self.max_message_bytes = limit;
+        self
+    }
+}
+
+/// What one read step found.
+enum Read {
+    /// A whole line is in `line`.
+    Line,
+    /// A line over the limit ended; `line` holds its beginning.
+    Overflowed,
+    /// The peer closed the stream.
+    Eof,
+}
+
+impl<R: AsyncRead + Unpin, W> LineTransport<R, W> {
+    /// Reads up to the end of a line. Cancel-safe: each step consumes what it appended, and the
+    /// partial line stays in `self.line` for the next call.
+    async fn read_line(&mut self) -> io::Result<Read> {
+        loop {
+            let available = self.reader.fill_buf().await?;
+            if available.is_empty() {
+                return Ok(Read::Eof);
+            }
+            let (chunk, ended) = match available.iter().position(|b| *b == b'\n') {
+                Some(at) => (&available[..=at], true),
+                None => (available, false),
+            };
+            if !self.overflowed && self.line.len() + chunk.len() > self.max_message_bytes {
+                self.overflowed = true;
+            }
+            if self.overflowed {
+                // Only the beginning is kept, to look for the request's id.
+                self.line.truncate(ID_SEARCH_BYTES);
+                let room = ID_SEARCH_BYTES - self.line.len();
+                self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            } else {
+                self.line.extend_from_slice(chunk);
+            }
+            let consumed = chunk.len();
+            self.reader.consume(consumed);
+            if ended {
+                return Ok(if std::mem::take(&mut self.overflowed) {
+                    Read::Overflowed
+                } else {
+                    Read::Line
+                });
+            }
+        }
+    }
+}
+
+impl<R, W> Transport<RoleServer> for LineTransport<R, W>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    type Error = io::Error;
+
+    fn name() -> Cow<'static, str> {
+        "LineTransport".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        let writer = self.writer.clone();
+        async move { write_message(&writer, &item).await }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let read = match self.read_line().await {
+                Ok(Read::Eof) | Err(_) => return None,
+                Ok(read) => read,
+            };
+            let line = std::mem::take(&mut self.line);
+            let text = trim(&line);
+            let reply = match read {
+                Read::Overflowed => Some(TxJsonRpcMessage::<RoleServer>::error(
+                    ErrorData::invalid_request(
+                        format!(
+                            "the message is larger than this server's limit of {} bytes",
+                            self.max_message_bytes
+                        ),
+                        None,
+                    ),
+                    find_id(text),
+                )),
+                _ if text.is_empty() => None,
+                _ => match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
+                    Ok(message) => {
+                        self.line = reuse(line);
+                        return Some(message);
+                    }
+                    Err(error) => answer_unreadable(text, &error),
+                },
+            };
+            self.line = reuse(line);
+            if let Some(reply) = reply
+                && write_message(&self.writer, &reply).await.is_err()
+            {
+                return None;
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), io::Error> {
+        self.writer.lock().await.shutdown().await
+    }
+}
+
+/// The buffer back, emptied, keeping its capacity.
+fn reuse(mut line: Vec<u8>) -> Vec<u8> {
+    line.clear();
+    line
+}
+
+async fn write_message<W: AsyncWrite + Unpin>(
+    writer: &Mutex<W>,
+    message: &TxJsonRpcMessage<RoleServer>,
+) -> io::Result<()> {
+    let mut bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    let mut writer = writer.lock().await;
+    writer.write_all(&bytes).await?;
+    writer.flush().await
+}
+
+/// A line without its `\n`, `\r` and a leading byte-order mark.
+fn trim(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+}
+
+/// The reply to a line rmcp could not read, if it is owed one.
+fn answer_unreadable(
+    line: &[u8],
+    error: &serde_json::Error,
+) -> Option<TxJsonRpcMessage<RoleServer>> {
+    let reason = quote(&error.to_string()).into_owned();
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(message)) => {
+            // A notification or a response gets no reply, readable or not.
+            let id = request_id(message.get("id")?)?;
+            message.get("method")?;
+            Some(TxJsonRpcMessage::<RoleServer>::error(
+                ErrorData::invalid_request(
+                    format!("the request could not be read: {reason}"),
+                    None,
+                ),
+                Some(id),
+            ))
+        }
+        Ok(Value::Array(_)) => Some(TxJsonRpcMessage::<RoleServer>::error(
+            ErrorData::invalid_request("JSON-RPC batches are not supported by MCP", None),
+            None,
+        )),
+        Ok(_) => Some(TxJsonRpcMessage::<RoleServer>::error(
+            ErrorData::invalid_request("a JSON-RPC message is a JSON object", None),
+            None,
+        )),
+        // Not JSON this server reads (malformed, or nested past serde_json's limit): a parse
+        // error, with the id when the line has a readable one.
+        Err(_) => Some(TxJsonRpcMessage::<RoleServer>::error(
+            ErrorData::new(
+                ErrorCode::PARSE_ERROR,
+                format!("the message could not be parsed: {reason}"),
+                None,
+            ),
+            find_id(line),
+        )),
+    }
+}
+
+fn request_id(id: &Value) -> Option<RequestId> {
+    match id {
+        Value::Number(n) => n.as_i64().map(NumberOrString::Number),
+        Value::String(s) => Some(NumberOrString::String(s.as_str().into())),
+        _ => None,
+    }
+}
+
+/// The `id` of the top-level object in `line`, found without parsing the line (which may be
+/// malformed or nested too deep to parse): a scan for the key `"id"` at depth one, whose value
+/// is then read alone.
+fn find_id(line: &[u8]) -> Option<RequestId> {
+    let mut depth = 0_usize;
+    let mut at = 0;
+    // Whether the string just closed at depth one sits in key position.
+    let mut expecting_key = false;
+    while at < line.len() {
+        match line[at] {
+            b'{' => {
+                depth += 1;
+                expecting_key = depth == 1;
+            }
+            b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => expecting_key = true,
+            b'"' => {
+                let end = string_end(line, at)?;
+                if depth == 1 && expecting_key {
+                    expecting_key = false;
+                    if &line[at..=end] == b"\"id\"" {
+                        return value_after_colon(line, end + 1);
+                    }
+                }
+                at = end;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// The index of the quote closing the string that opens at `open`.
+fn string_end(line: &[u8], open: usize) -> Option<usize> {
+    let mut at = open + 1;
+    while at < line.len() {
+        match line[at] {
+            b'\\' => at += 2,
+            b'"' => return Some(at),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+fn value_after_colon(line: &[u8], from: usize) -> Option<RequestId> {
+    let rest = &line[from..];
+    let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    if rest[colon] != b':' {
+        return None;
+    }
+    let rest = &rest[colon + 1..];
+    let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &rest[start..];
+    let end = if rest.first() == Some(&b'"') {
+        string_end(rest, 0)? + 1
+    } else {
+        rest.iter()
+            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+            .unwrap_or(rest.len())
+    };
+    request_id(&serde_json::from_slice(&rest[..end]).ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_found_in_lines_that_do_not_parse() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","method":"tools/call","params":{}1{},"id":7}}"#,
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        );
+        assert_eq!(find_id(deep.as_bytes()), Some(NumberOrString::Number(7)));
+        assert_eq!(
+            find_id(br#"{"params":{"id":1},"id" : "a\"b", "x": }"#),
+            Some(NumberOrString::String("a\"b".into()))
+        );
+        assert_eq!(find_id(br#"{"method":"id","params":["id"]"#), None);
+        assert_eq!(find_id(b"not json"), None);
+    }
+}
