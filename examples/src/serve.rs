@@ -3,21 +3,24 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_tool_runtime::{Toolbox, ToolboxServer};
+use mcp_tool_runtime::http::HttpGuard;
+use mcp_tool_runtime::{Toolbox, ToolboxServer, wire};
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Serves `toolbox` over stdio until the client closes it.
+/// The largest request the examples read, over stdio and HTTP: 4 MiB. A larger one is answered
+/// with a JSON-RPC error naming the limit.
+pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
+
+/// Serves `toolbox` over stdio until the client closes it, answering every request (even one
+/// that cannot be read) through this crate's `LineTransport`.
 pub async fn stdio(toolbox: Toolbox) -> Result<(), BoxError> {
     let server = ToolboxServer::new(toolbox)?;
-    server
-        .serve(rmcp::transport::stdio())
-        .await?
-        .waiting()
-        .await?;
+    let transport = wire::stdio().max_message_bytes(MAX_MESSAGE_BYTES);
+    server.serve(transport).await?.waiting().await?;
     Ok(())
 }
 
@@ -29,8 +32,10 @@ pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        // rmcp's own limit never below the guard's.
+        StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2),
     );
+    let service = HttpGuard::new(service).max_body_bytes(MAX_MESSAGE_BYTES);
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     println!("listening on http://{}/mcp", listener.local_addr()?);

@@ -43,6 +43,10 @@
 //!
 //! - `rmcp`: [`ToolboxServer`], which serves a [`Toolbox`] through the official Rust MCP SDK, and
 //!   the [`rmcp`] re-export.
+//! - `http`: [`http::HttpGuard`], rmcp's Streamable HTTP serving with a body limit and a JSON-RPC
+//!   answer to every request (implies `rmcp`).
+//! - `self-check` (default): [`Toolbox::check_results`], which validates every structured result
+//!   against the tool's advertised `outputSchema` before it is sent.
 //! - `testing`: [`assert_tool_result_conforms`] and [`check_conforms`], which validate a result
 //!   against the tool's advertised `outputSchema` (with the `jsonschema` crate).
 //!
@@ -59,6 +63,9 @@ mod build;
 mod conform;
 pub mod content;
 pub mod encode;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
 mod kind;
 mod media;
 mod message;

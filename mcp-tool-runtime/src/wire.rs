@@ -28,7 +28,7 @@ use crate::message::quote;
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
 
 /// How much of an over-long line is kept to look for its `id`.
-const ID_SEARCH_BYTES: usize = 64 << 10;
+pub(crate) const ID_SEARCH_BYTES: usize = 64 << 10;
 
 /// Newline-delimited JSON-RPC over any reader and writer (stdio, a pipe, a socket), answering
 /// every request it cannot hand to rmcp.
@@ -248,7 +248,7 @@ fn trim(line: &[u8]) -> &[u8] {
 }
 
 /// The reply to a line rmcp could not read, if it is owed one.
-fn answer_unreadable(
+pub(crate) fn answer_unreadable(
     line: &[u8],
     error: &serde_json::Error,
 ) -> Option<TxJsonRpcMessage<RoleServer>> {
@@ -298,7 +298,7 @@ fn request_id(id: &Value) -> Option<RequestId> {
 /// The `id` of the top-level object in `line`, found without parsing the line (which may be
 /// malformed or nested too deep to parse): a scan for the key `"id"` at depth one, whose value
 /// is then read alone.
-fn find_id(line: &[u8]) -> Option<RequestId> {
+pub(crate) fn find_id(line: &[u8]) -> Option<RequestId> {
     let mut depth = 0_usize;
     let mut at = 0;
     // Whether the string just closed at depth one sits in key position.

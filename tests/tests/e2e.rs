@@ -158,6 +158,21 @@ fn python_sdk_calls_every_tool_over_stdio_at_every_protocol_version() {
 
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {
+    let server = Server::http("invoices");
+    let mut command = Command::new(python());
+    command
+        .arg(e2e_dir().join("hostile_client.py"))
+        .arg(binaries().join("invoices"))
+        .arg(&server.url);
+    let (ok, output) = run(command, Duration::from_secs(180));
+    println!("{output}");
+    assert!(ok, "the Python SDK client failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+}
+
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn typescript_sdk_calls_every_tool_over_streamable_http() {
     let server = Server::http("invoices");
     let mut command = Command::new("node");

@@ -1,0 +1,203 @@
+//! [`HttpGuard`]: rmcp's Streamable HTTP serving, answering every request (feature `http`).
+//!
+//! rmcp answers a body it cannot read (malformed, nested past serde_json's limit) with HTTP 415
+//! and a plain-text body, and a body over its limit with 413 while the client is still
+//! uploading; the official SDKs report both as a generic transport failure. `HttpGuard` wraps
+//! rmcp's `StreamableHttpService`: it reads each POST body itself (the whole upload, so the
+//! client is never cut off mid-request, keeping no more than the limit), and answers what rmcp
+//! would not read with a JSON-RPC error (`-32700` or `-32600`) carrying the request's `id` when
+//! one is readable, with HTTP 200, so the client's pending request fails with that error. Every
+//! other request goes to rmcp as it came.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{Method, Request, Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ErrorData};
+use rmcp::service::TxJsonRpcMessage;
+
+use crate::wire::{ID_SEARCH_BYTES, answer_unreadable, find_id};
+
+/// The default largest request body [`HttpGuard`] accepts: 16 MiB.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
+
+/// A body larger than this many times the limit is not read to its end: the connection is cut.
+const DRAIN_FACTOR: usize = 16;
+
+/// A tower service in front of rmcp's `StreamableHttpService` (or any service taking the body
+/// as `Full<Bytes>`) that answers every request with JSON-RPC.
+///
+/// ```no_run
+/// # use std::sync::Arc;
+/// use mcp_tool_runtime::http::HttpGuard;
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+/// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+/// use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+///
+/// # fn serve(toolbox: Toolbox) -> Result<(), Box<dyn std::error::Error>> {
+/// let server = ToolboxServer::new(toolbox)?;
+/// let rmcp_service = StreamableHttpService::new(
+///     move || Ok(server.clone()),
+///     Arc::new(LocalSessionManager::default()),
+///     StreamableHttpServerConfig::default(),
+/// );
+/// // Bodies up to 8 MiB; rmcp's own limit must not be lower.
+/// let service = HttpGuard::new(rmcp_service).max_body_bytes(8 << 20);
+/// // axum: Router::new().nest_service("/mcp", service)
+/// # drop(service);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct HttpGuard<S> {
+    inner: S,
+    max_body_bytes: usize,
+}
+
+impl<S> HttpGuard<S> {
+    /// A guard in front of `inner`, accepting bodies up to [`DEFAULT_MAX_BODY_BYTES`].
+    pub fn new(inner: S) -> Self {
+        HttpGuard {
+            inner,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
+    }
+
+    /// The largest request body accepted, in bytes; a larger one is answered with `-32600`
+    /// naming the limit. rmcp's own limit (`StreamableHttpServerConfig::max_request_body_bytes`,
+    /// 4 MiB by default) must be at least as large: set it with
+    /// `with_max_request_body_bytes`.
+    pub fn max_body_bytes(mut self, limit: usize) -> Self {
+        self.max_body_bytes = limit;
+        self
+    }
+}
+
+type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
+
+impl<S, B> tower_service::Service<Request<B>> for HttpGuard<S>
+where
+    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        // The clone that was made ready answers this call; a fresh clone waits for the next.
+        let ready = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, ready);
+        let limit = self.max_body_bytes;
+        Box::pin(async move {
+            let (parts, body) = request.into_parts();
+            if parts.method != Method::POST {
+                let empty = Request::from_parts(parts, Full::new(Bytes::new()));
+                return inner.call(empty).await;
+            }
+            let body = match read_body(body, limit).await {
+                Body::Complete(bytes) => bytes,
+                Body::TooLarge(prefix) => {
+                    let reply = TxJsonRpcMessage::<RoleServer>::error(
+                        ErrorData::invalid_request(
+                            format!(
+                                "the request body is larger than this server's limit of {limit} bytes"
+                            ),
+                            None,
+                        ),
+                        find_id(&prefix),
+                    );
+                    return Ok(json_rpc_response(&reply, StatusCode::PAYLOAD_TOO_LARGE));
+                }
+                Body::Failed => {
+                    return Ok(Response::builder()
+                        .status(StatusCode::BAD_REQUEST)
+                        .body(
+                            Full::new(Bytes::from_static(b"the request body could not be read"))
+                                .boxed(),
+                        )
+                        .expect("a valid response"));
+                }
+            };
+            if let Err(error) = serde_json::from_slice::<ClientJsonRpcMessage>(&body)
+                && let Some(reply) = answer_unreadable(&body, &error)
+            {
+                return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+            }
+            inner
+                .call(Request::from_parts(parts, Full::new(body)))
+                .await
+        })
+    }
+}
+
+enum Body {
+    Complete(Bytes),
+    /// Over the limit; the beginning, to look for the request's id.
+    TooLarge(Vec<u8>),
+    Failed,
+}
+
+/// Reads a whole body, keeping at most `limit` bytes: past it, the rest is read and dropped (up
+/// to a point), so the client finishes its upload and reads the answer.
+async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body {
+    let mut body = std::pin::pin!(body);
+    let mut kept = Vec::new();
+    let mut total = 0_usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return Body::Failed;
+        };
+        let Ok(mut data) = frame.into_data() else {
+            continue;
+        };
+        use bytes::Buf as _;
+        while data.has_remaining() {
+            let chunk = data.chunk();
+            total += chunk.len();
+            let keep = if total <= limit {
+                chunk.len()
+            } else {
+                ID_SEARCH_BYTES.saturating_sub(kept.len()).min(chunk.len())
+            };
+            kept.extend_from_slice(&chunk[..keep]);
+            let len = chunk.len();
+            data.advance(len);
+        }
+        if total > limit.saturating_mul(DRAIN_FACTOR) {
+            break;
+        }
+    }
+    if total > limit {
+        kept.truncate(ID_SEARCH_BYTES);
+        return Body::TooLarge(kept);
+    }
+    Body::Complete(Bytes::from(kept))
+}
+
+/// A JSON-RPC message as an HTTP response: 200 when it answers a request by its id (so the
+/// client hands the error to that request), `status` when it carries no id.
+fn json_rpc_response(message: &TxJsonRpcMessage<RoleServer>, status: StatusCode) -> HttpResponse {
+    let json = serde_json::to_vec(message).unwrap_or_default();
+    let has_id = matches!(message, rmcp::model::JsonRpcMessage::Error(e) if e.id.is_some());
+    Response::builder()
+        .status(if has_id { StatusCode::OK } else { status })
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(json)).boxed())
+        .expect("a valid response")
+}
