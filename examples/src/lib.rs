@@ -5,10 +5,13 @@
 //!   `-- --demo` prints its `tools/list` and a `tools/call` of each tool.
 //! - `cargo run -p examples --bin conformance -- --http 127.0.0.1:8080`: the tools the official
 //!   MCP conformance suite calls.
+//! - `cargo run -p examples --bin reliability`: a fast tool for load runs and three that
+//!   misbehave (panic, never return, return NaN).
 
 pub mod conformance;
 pub mod demo;
 pub mod invoices;
+pub mod reliability;
 pub mod serve;
 
 /// The README's Rust code, compiled as doctests so it never goes stale.

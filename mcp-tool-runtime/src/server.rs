@@ -146,6 +146,18 @@ pub fn to_rmcp_result(result: &ToolResult) -> CallToolResult {
     converted
 }
 
+/// What the handler returns for a call the client cancelled. MCP says a cancelled request SHOULD
+/// get no response, and rmcp sends none (the `over_the_wire` tests check it); this value only
+/// ends the handler.
+fn cancelled(tool: &str) -> ErrorData {
+    ErrorData::new(
+        // JSON-RPC reserves no code for it; -32800 is the one LSP uses.
+        ErrorCode(-32800),
+        format!("the call of tool `{tool}` was cancelled by the client"),
+        None,
+    )
+}
+
 /// An unknown tool: a JSON-RPC error (-32602, invalid params) naming it.
 fn unknown_tool(UnknownTool { name }: UnknownTool) -> ErrorData {
     ErrorData::invalid_params(
@@ -167,13 +179,21 @@ impl ServerHandler for ToolboxServer {
         Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
     }
 
+    /// Runs the tool until it finishes or the client cancels the request
+    /// (`notifications/cancelled`): then the tool's future is dropped, so a tool that never
+    /// returns holds nothing once its caller gave up.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        match self.inner.toolbox.call_tool(&request.name, arguments).await {
+        let call = self.inner.toolbox.call_tool(&request.name, arguments);
+        let outcome = tokio::select! {
+            outcome = call => outcome,
+            () = context.ct.cancelled() => return Err(cancelled(&request.name)),
+        };
+        match outcome {
             Ok(result) => Ok(to_rmcp_result(&result).into()),
             Err(unknown) => Err(unknown_tool(unknown)),
         }

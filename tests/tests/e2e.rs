@@ -171,6 +171,27 @@ fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {
     assert!(output.contains(" passed, 0 failed"), "{output}");
 }
 
+/// 1,000 calls over 50 concurrent Streamable HTTP sessions and 10,000 sequential calls over
+/// stdio, all on this machine, each answered with its own value; then a panicking tool, one that
+/// never returns (cancelled by the client) and one returning NaN, the server serving the next call
+/// each time. Throughput and p99 are printed.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_load_and_faults_over_http_and_stdio() {
+    let server = Server::http("reliability");
+    let mut command = Command::new(python());
+    command
+        .arg(e2e_dir().join("load_client.py"))
+        .arg(binaries().join("reliability"))
+        .arg(&server.url);
+    let (ok, output) = run(command, Duration::from_secs(600));
+    println!("{output}");
+    assert!(ok, "the load run failed:\n{output}");
+    assert!(output.contains("load [http]: 1000 calls"), "{output}");
+    assert!(output.contains("load [stdio]: 10000 calls"), "{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn typescript_sdk_calls_every_tool_over_streamable_http() {

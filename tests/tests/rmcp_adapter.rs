@@ -153,6 +153,22 @@ mod over_the_wire {
         a + b
     }
 
+    /// Set when the future of `waits_forever` is dropped.
+    static WAIT_DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    /// Waits until the client gives up.
+    #[mcp_tool]
+    async fn waits_forever() -> u8 {
+        struct OnDrop;
+        impl Drop for OnDrop {
+            fn drop(&mut self) {
+                WAIT_DROPPED.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let _guard = OnDrop;
+        std::future::pending().await
+    }
+
     /// An initialized session with a served toolbox.
     struct Session {
         writer: WriteHalf<DuplexStream>,
@@ -169,6 +185,7 @@ mod over_the_wire {
             let (client, server) = tokio::io::duplex(1 << 20);
             let mut toolbox = Toolbox::new();
             toolbox.register(add::tool()).unwrap();
+            toolbox.register(waits_forever::tool()).unwrap();
             let handler = ToolboxServer::new(toolbox).unwrap();
             let (server_read, server_write) = tokio::io::split(server);
             let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
@@ -393,5 +410,33 @@ mod over_the_wire {
             .request(call(62, "add", json!({"a": 1, "b": 2})))
             .await;
         assert_eq!(answer["result"]["structuredContent"], json!({"result": 3}));
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_call_drops_the_tool_and_the_session_goes_on() {
+        use std::sync::atomic::Ordering;
+        let mut session = Session::start().await;
+        session.send(call(71, "waits_forever", json!({}))).await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(!WAIT_DROPPED.load(Ordering::SeqCst), "the tool is running");
+        session
+            .send(json!({
+                "jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 71, "reason": "the user gave up"}
+            }))
+            .await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !WAIT_DROPPED.load(Ordering::SeqCst) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the tool's future was not dropped"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        // The session goes on, and the cancelled request got no response (MCP: SHOULD NOT).
+        session.send(call(72, "add", json!({"a": 1, "b": 1}))).await;
+        let answer = session.next().await;
+        assert_eq!(answer["id"], 72, "only the next call's answer: {answer}");
+        assert_eq!(answer["result"]["structuredContent"], json!({"result": 2}));
     }
 }
