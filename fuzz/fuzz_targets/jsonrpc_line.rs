@@ -64,7 +64,9 @@ async fn session(line: Vec<u8>) {
         out.push(b'\n');
         out.extend_from_slice(&line);
         out.push(b'\n');
-        out.extend_from_slice(format!(r#"{{"jsonrpc":"2.0","id":"{SENTINEL}","method":"ping"}}"#).as_bytes());
+        out.extend_from_slice(
+            format!(r#"{{"jsonrpc":"2.0","id":"{SENTINEL}","method":"ping"}}"#).as_bytes(),
+        );
         out.push(b'\n');
         writer.write_all(&out).await.unwrap();
         let mut sentinels = 0;
@@ -101,6 +103,9 @@ async fn session(line: Vec<u8>) {
 
 fuzz_target!(|data: &[u8]| {
     // One line: a newline inside would make it several.
-    let line: Vec<u8> = data.iter().map(|b| if *b == b'\n' { b' ' } else { *b }).collect();
+    let line: Vec<u8> = data
+        .iter()
+        .map(|b| if *b == b'\n' { b' ' } else { *b })
+        .collect();
     runtime().block_on(session(line));
 });

@@ -22,7 +22,11 @@ fn toolbox() -> &'static Toolbox {
 
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| tokio::runtime::Builder::new_current_thread().build().unwrap())
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+    })
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -36,9 +40,17 @@ fuzz_target!(|data: &[u8]| {
             .expect("a listed tool is known");
         if result.is_error {
             let text = result.text().unwrap_or_default();
-            assert!(text.len() < 2_000, "an error message of {} bytes", text.len());
+            assert!(
+                text.len() < 2_000,
+                "an error message of {} bytes",
+                text.len()
+            );
         } else if tool.output_schema.is_some() {
-            assert!(result.structured_content.is_some(), "`{}` advertised a schema", tool.name);
+            assert!(
+                result.structured_content.is_some(),
+                "`{}` advertised a schema",
+                tool.name
+            );
         }
     }
 });
