@@ -5,7 +5,6 @@
 //! nesting deeper than [`MAX_DEPTH`] before it could overflow the stack. The checked value is what
 //! `structuredContent` carries; its pretty form is what the text mirror carries.
 
-use std::collections::BTreeMap;
 use std::fmt::{self, Display};
 
 use serde::ser::{self, Impossible, Serialize};
@@ -200,10 +199,12 @@ pub fn to_checked_value<T: Serialize + ?Sized>(payload: &T) -> Result<Value, Enc
     payload.serialize(Checked { depth: 0 })
 }
 
-/// Builds an object from sorted entries. Inserting in order keeps the output sorted whether or
-/// not serde_json's `preserve_order` feature is on somewhere in the dependency graph.
-fn object(entries: BTreeMap<String, Value>) -> Value {
-    Value::Object(entries.into_iter().collect::<Map<String, Value>>())
+/// An object whose keys are in code-point order. Without serde_json's `preserve_order` feature a
+/// `Map` is always sorted and `sort_keys` does nothing; with it (somewhere in the dependency
+/// graph), `sort_keys` sorts once, here. Either way each object is built once, in place.
+fn object(mut entries: Map<String, Value>) -> Value {
+    entries.sort_keys();
+    Value::Object(entries)
 }
 
 fn float(v: f64) -> Result<Value, EncodeError> {
@@ -252,7 +253,7 @@ impl SeqBuilder {
 
 struct MapBuilder {
     inner: Checked,
-    entries: BTreeMap<String, Value>,
+    entries: Map<String, Value>,
     next_key: Option<String>,
 }
 
@@ -419,7 +420,7 @@ impl ser::Serializer for Checked {
     fn serialize_map(self, _len: Option<usize>) -> Result<MapBuilder, EncodeError> {
         Ok(MapBuilder {
             inner: self.nest()?,
-            entries: BTreeMap::new(),
+            entries: Map::new(),
             next_key: None,
         })
     }
@@ -480,7 +481,7 @@ impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
             .map_err(|e| e.within(Segment::Key(self.variant)))
     }
     fn end(self) -> Result<Value, EncodeError> {
-        let mut entries = BTreeMap::new();
+        let mut entries = Map::new();
         entries.insert(self.variant.to_owned(), Value::Array(self.body.items));
         Ok(object(entries))
     }
@@ -533,7 +534,7 @@ impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
             .map_err(|e| e.within(Segment::Key(self.variant)))
     }
     fn end(self) -> Result<Value, EncodeError> {
-        let mut entries = BTreeMap::new();
+        let mut entries = Map::new();
         entries.insert(self.variant.to_owned(), object(self.body.entries));
         Ok(object(entries))
     }
@@ -667,7 +668,7 @@ mod tests {
 
     #[test]
     fn paths_name_fields_indices_and_quoted_keys() {
-        let mut rows = BTreeMap::new();
+        let mut rows = std::collections::BTreeMap::new();
         rows.insert("odd key", vec![1.0, f64::INFINITY]);
         let err = encode_json(&rows).unwrap_err();
         assert_eq!(err.path(), "$[\"odd key\"][1]");

@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use crate::content::{Content, TextContent};
 use crate::result::ToolResult;
 use crate::toolbox::{Toolbox, UnknownTool};
 
@@ -126,24 +127,49 @@ impl ToolboxServer {
     }
 }
 
-/// Converts a result into rmcp's model through the wire JSON they share, so no field can be
-/// dropped on the way: content blocks of every kind, `structuredContent`, `isError`, `_meta`.
+/// Converts a result into rmcp's model by moving what it holds: the `structuredContent` value and
+/// plain text blocks (the JSON mirror) move as they are, never re-serialized. Blocks with
+/// annotations and media or resource blocks (rare, and small next to the payload) go through
+/// the wire JSON they share with rmcp, so no field is dropped on the way.
 ///
 /// ```
-/// use mcp_tool_runtime::{server::to_rmcp_result, ToolResult};
+/// use mcp_tool_runtime::server::to_rmcp_result;
+/// use mcp_tool_runtime::ToolResult;
 ///
-/// let converted = to_rmcp_result(&ToolResult::error("boom"));
+/// let converted = to_rmcp_result(ToolResult::error("boom"));
 /// assert_eq!(converted.is_error, Some(true));
 /// ```
-pub fn to_rmcp_result(result: &ToolResult) -> CallToolResult {
-    let converted = serde_json::to_value(result).and_then(serde_json::from_value::<CallToolResult>);
-    let mut converted = converted.unwrap_or_else(|e| {
-        CallToolResult::error(vec![ContentBlock::text(format!(
-            "the tool's result could not be sent: {e}"
-        ))])
-    });
+pub fn to_rmcp_result(result: ToolResult) -> CallToolResult {
+    let ToolResult {
+        content,
+        structured_content,
+        is_error,
+        meta,
+    } = result;
+    let content = match content.into_iter().map(to_rmcp_block).collect() {
+        Ok(content) => content,
+        Err(e) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "the tool's result could not be sent: {e}"
+            ))]);
+        }
+    };
+    let mut converted = CallToolResult::success(content);
+    converted.structured_content = structured_content;
+    converted.is_error = is_error.then_some(true);
+    converted.meta = (!meta.is_empty()).then_some(MetaObject(meta));
     converted.result_type = Some(ResultType::COMPLETE);
     converted
+}
+
+fn to_rmcp_block(block: Content) -> Result<ContentBlock, serde_json::Error> {
+    match block {
+        Content::Text(TextContent {
+            text,
+            annotations: None,
+        }) => Ok(ContentBlock::text(text)),
+        other => serde_json::to_value(&other).and_then(serde_json::from_value),
+    }
 }
 
 /// What the handler returns for a call the client cancelled. MCP says a cancelled request SHOULD
@@ -194,7 +220,7 @@ impl ServerHandler for ToolboxServer {
             () = context.ct.cancelled() => return Err(cancelled(&request.name)),
         };
         match outcome {
-            Ok(result) => Ok(to_rmcp_result(&result).into()),
+            Ok(result) => Ok(to_rmcp_result(result).into()),
             Err(unknown) => Err(unknown_tool(unknown)),
         }
     }
@@ -233,7 +259,7 @@ impl ServerHandler for ToolboxServer {
         };
         let arguments = params.remove("arguments").unwrap_or(Value::Null);
         match self.inner.toolbox.call_tool(&name, arguments).await {
-            Ok(result) => serde_json::to_value(to_rmcp_result(&result))
+            Ok(result) => serde_json::to_value(to_rmcp_result(result))
                 .map(CustomResult)
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
             Err(unknown) => Err(unknown_tool(unknown)),

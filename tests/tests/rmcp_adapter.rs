@@ -16,7 +16,7 @@ fn without_result_type(mut value: Value) -> Value {
 
 fn assert_lossless(result: &ToolResult) {
     let ours = serde_json::to_value(result).unwrap();
-    let theirs = serde_json::to_value(to_rmcp_result(result)).unwrap();
+    let theirs = serde_json::to_value(to_rmcp_result(result.clone())).unwrap();
     assert_eq!(without_result_type(theirs), ours);
 }
 
@@ -109,7 +109,7 @@ async fn schemas_and_structured_content_survive_rmcp_for_older_peers() {
 
     for (name, arguments) in examples::demo::calls() {
         let ours = server.toolbox().call_tool(name, arguments).await.unwrap();
-        let mut sent = ServerResult::CallToolResult(to_rmcp_result(&ours));
+        let mut sent = ServerResult::CallToolResult(to_rmcp_result(ours.clone()));
         sent.strip_non_object_output_for_legacy_peer();
         let ServerResult::CallToolResult(sent) = sent else {
             unreachable!()
