@@ -183,7 +183,11 @@ pub fn encode_json<T: Serialize + ?Sized>(payload: &T) -> Result<String, EncodeE
 
 /// Pretty-prints a value produced by [`to_checked_value`] (keys already sorted, depth bounded).
 pub(crate) fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).expect("a checked value always serializes")
+    let mut text = serde_json::to_string_pretty(value).expect("a checked value always serializes");
+    // The buffer grew by doubling; the text lives until the response is written, so give back
+    // the spare capacity (for large texts the allocator shrinks in place).
+    text.shrink_to_fit();
+    text
 }
 
 /// Turns `payload` into a JSON value with keys in code-point order, refusing what

@@ -1,0 +1,150 @@
+//! Instruction counts and peak heap of one served call, ours against rmcp's `Json<T>` path and the
+//! floor, on the three payloads, in one run.
+//!
+//! `cargo run --release -p benches --bin costs` prints the table BENCHMARKS.md holds.
+//! `--quick` measures the 1 KB payload only (what CI runs, to prove the harness works);
+//! `--heap` measures only the peak heap.
+//!
+//! Instructions: the binary runs itself under `valgrind --tool=callgrind` twice per cell, doing
+//! the setup and then 0 or N calls; (I(N) - I(0)) / N is the cost of one call, setup excluded.
+//! Instruction counts do not depend on what else the machine is doing. Peak heap: a counting
+//! global allocator records the highest live heap during one call, over the heap live before it,
+//! divided by the bytes sent.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use benches::{Bench, Payload, VARIANTS};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// The one `unsafe` in the project: a global allocator must implement this unsafe trait. It only
+// forwards to `System` and counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                - layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// `costs --calls VARIANT PAYLOAD N`: set up, then N calls (run under callgrind by the driver).
+fn calls(variant: &str, payload: Payload, n: usize) {
+    let bench = Bench::new(payload);
+    for _ in 0..n {
+        std::hint::black_box(bench.run(variant));
+    }
+}
+
+/// Peak heap of one call, over what was live before it, and the bytes it produced.
+fn peak_heap(variant: &str, payload: Payload) -> (usize, usize) {
+    let bench = Bench::new(payload);
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let sent = bench.run(variant);
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    (peak, sent.len())
+}
+
+fn instructions(variant: &str, payload: Payload, n: usize) -> u64 {
+    let me = std::env::current_exe().unwrap();
+    let count = |calls: usize| -> u64 {
+        let out = std::env::temp_dir().join(format!(
+            "callgrind.{variant}.{}.{calls}.{}",
+            payload.name(),
+            std::process::id()
+        ));
+        let status = Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg(&me)
+            .args(["--calls", variant, payload.name(), &calls.to_string()])
+            .output()
+            .expect("valgrind runs (apt-get install valgrind)");
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        text.lines()
+            .find_map(|l| l.strip_prefix("summary: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("callgrind writes a summary")
+    };
+    (count(n) - count(0)) / n as u64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, variant, payload, n] = args.as_slice()
+        && flag == "--calls"
+    {
+        calls(
+            variant,
+            Payload::parse(payload).unwrap(),
+            n.parse().unwrap(),
+        );
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let heap_only = args.iter().any(|a| a == "--heap");
+    let payloads: &[Payload] = if quick {
+        &[Payload::Small]
+    } else {
+        &Payload::ALL
+    };
+    println!("| payload | ours (instr/call) | rmcp Json<T> | floor | ours / rmcp | ours / floor |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for &payload in payloads.iter().filter(|_| !heap_only) {
+        let n = match payload {
+            Payload::Small => 200,
+            Payload::Rows => 10,
+            Payload::Large => 2,
+        };
+        let [ours, rmcp, floor] = VARIANTS.map(|v| instructions(v, payload, n));
+        println!(
+            "| {} | {ours} | {rmcp} | {floor} | {:.2}x | {:.2}x |",
+            payload.name(),
+            ours as f64 / rmcp as f64,
+            ours as f64 / floor as f64
+        );
+    }
+    let heap_payload = if quick {
+        Payload::Small
+    } else {
+        Payload::Large
+    };
+    println!();
+    println!(
+        "| peak heap, {} payload | bytes | x bytes sent |",
+        heap_payload.name()
+    );
+    println!("| --- | --- | --- |");
+    for variant in VARIANTS {
+        let (peak, sent) = peak_heap(variant, heap_payload);
+        println!("| {variant} | {peak} | {:.1}x |", peak as f64 / sent as f64);
+    }
+}

@@ -1,0 +1,183 @@
+//! The paths measured side by side, on the same payloads, in the same run:
+//!
+//! - **ours**: a `#[mcp_tool]` tool called through a `Toolbox` (arguments read, result built with
+//!   `structuredContent`, the sorted pretty text mirror, the non-finite and depth checks), moved
+//!   into rmcp's `CallToolResult` (`to_rmcp_result`, what `ToolboxServer` sends), framed;
+//! - **rmcp**: rmcp 3.11's `Json<T>` path (`IntoCallToolResult`, what a `#[tool]` returning
+//!   `Json<T>` goes through: `structuredContent` plus a compact text mirror), framed;
+//! - **floor**: `serde_json::to_vec` of the payload, nothing else.
+//!
+//! Both tools clone the payload out of shared state, so each side pays for producing the value
+//! alike. "Framed" is the JSON-RPC response's bytes.
+
+use mcp_tool_runtime::server::to_rmcp_result;
+use mcp_tool_runtime::{Toolbox, mcp_tool};
+use rmcp::Json;
+use rmcp::handler::server::tool::IntoCallToolResult;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
+
+#[derive(Clone, Serialize, JsonSchema)]
+pub struct Row {
+    pub id: u64,
+    pub customer: String,
+    pub email: String,
+    pub total_cents: u64,
+    pub paid: bool,
+    pub tags: Vec<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Serialize, JsonSchema)]
+pub struct Page {
+    pub rows: Vec<Row>,
+    pub next: Option<String>,
+}
+
+fn row(i: u64) -> Row {
+    Row {
+        id: i,
+        customer: format!("Customer number {i} of the benchmark"),
+        email: format!("customer{i}@example.com"),
+        total_cents: i * 1_337,
+        paid: i.is_multiple_of(2),
+        tags: vec![
+            "net-30".into(),
+            "priority".into(),
+            format!("region-{}", i % 7),
+        ],
+        note: i
+            .is_multiple_of(3)
+            .then(|| "Deliver to the back door, ring twice.".to_owned()),
+    }
+}
+
+/// The three payloads: about 1 KB, 1,000 rows (about 250 KB), about 10 MB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payload {
+    Small,
+    Rows,
+    Large,
+}
+
+impl Payload {
+    pub const ALL: [Payload; 3] = [Payload::Small, Payload::Rows, Payload::Large];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Payload::Small => "1KB",
+            Payload::Rows => "1000rows",
+            Payload::Large => "10MB",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Payload> {
+        Payload::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn page(self) -> Page {
+        let rows = match self {
+            Payload::Small => 4,
+            Payload::Rows => 1_000,
+            Payload::Large => 40_000,
+        };
+        Page {
+            rows: (0..rows).map(row).collect(),
+            next: Some("cursor-after-the-last-row".into()),
+        }
+    }
+}
+
+/// The page the tools serve, in the toolbox's state.
+pub struct Served(pub Page);
+
+/// Serves the page.
+#[mcp_tool]
+fn page(#[state] served: &Served) -> Page {
+    served.0.clone()
+}
+
+/// The tool as an rmcp `#[tool]` returning `Json<Page>` would run it.
+fn rmcp_page(served: &Served) -> Json<Page> {
+    Json(served.0.clone())
+}
+
+/// One of the three paths, set up once and called many times.
+pub struct Bench {
+    toolbox: Toolbox,
+    runtime: tokio::runtime::Runtime,
+}
+
+#[derive(Serialize)]
+struct Frame<'a, T> {
+    jsonrpc: &'static str,
+    id: u64,
+    result: &'a T,
+}
+
+fn frame<T: Serialize>(result: &T) -> Vec<u8> {
+    serde_json::to_vec(&Frame {
+        jsonrpc: "2.0",
+        id: 1,
+        result,
+    })
+    .expect("a result serializes")
+}
+
+impl Bench {
+    pub fn new(payload: Payload) -> Bench {
+        let mut toolbox = Toolbox::new();
+        // Measure the path as served in release builds.
+        toolbox.check_results(false);
+        toolbox.insert_state(Served(payload.page()));
+        toolbox.register(page::tool()).expect("registers");
+        Bench {
+            toolbox,
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap(),
+        }
+    }
+
+    fn served(&self) -> &Served {
+        self.toolbox.state::<Served>().expect("state")
+    }
+
+    /// Ours: value to frame bytes.
+    pub fn ours(&self) -> Vec<u8> {
+        let result = self
+            .runtime
+            .block_on(self.toolbox.call_tool("page", json!({})))
+            .expect("the tool is known");
+        frame(&to_rmcp_result(result))
+    }
+
+    /// rmcp's `Json<T>` path: value to frame bytes.
+    pub fn rmcp(&self) -> Vec<u8> {
+        let response = rmcp_page(self.served())
+            .into_call_tool_result()
+            .expect("serializes");
+        match response {
+            rmcp::model::CallToolResponse::Complete(result) => frame(&result),
+            _ => unreachable!("Json<T> completes"),
+        }
+    }
+
+    /// The floor: the payload's bytes.
+    pub fn floor(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.served().0).expect("serializes")
+    }
+
+    /// The path named `variant`.
+    pub fn run(&self, variant: &str) -> Vec<u8> {
+        match variant {
+            "ours" => self.ours(),
+            "rmcp" => self.rmcp(),
+            "floor" => self.floor(),
+            other => panic!("unknown variant `{other}`"),
+        }
+    }
+}
+
+pub const VARIANTS: [&str; 3] = ["ours", "rmcp", "floor"];

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Build cost of 100 tools, side by side: generates three crates with the same 100 argument and
+# return types (ours: #[mcp_tool]; rmcp: rmcp 3.11's #[tool_router]/#[tool] returning Json<T>;
+# floor: the same functions and types with no tool macro at all), then times, paired and
+# interleaved, a clean debug build of each crate (dependencies built and cached first) and an
+# incremental rebuild after editing one tool. Prints medians and ratios to the floor.
+#   scripts/build-cost.sh [ROUNDS]        (default 3)
+# RUNTIME=path/to/mcp-tool-runtime measures another checkout of the runtime (e.g. an older one).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+runtime=$(realpath "${RUNTIME:-mcp-tool-runtime}")
+rmcp_version=$(awk '/^name = "rmcp"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+root=target/build-cost
+rm -rf "$root"
+mkdir -p "$root"
+cat > "$root/Cargo.toml" <<TOML
+[workspace]
+resolver = "3"
+members = ["ours", "rmcp_tools", "floor"]
+[workspace.dependencies]
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+schemars = "1"
+TOML
+
+types() {
+  for i in $(seq 0 99); do
+    cat <<RS
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Args$i { pub name: String, pub count: u32 }
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Out$i { pub id: u64, pub label: String, pub tags: Vec<String> }
+RS
+  done
+}
+
+body() { echo "Out$1 { id: u64::from(args.count) + $1, label: args.name, tags: vec![] }"; }
+
+mkdir -p "$root/floor/src" "$root/ours/src" "$root/rmcp_tools/src"
+for crate in floor ours rmcp_tools; do
+  cat > "$root/$crate/Cargo.toml" <<TOML
+[package]
+name = "$crate"
+version = "0.0.0"
+edition = "2024"
+[dependencies]
+serde.workspace = true
+serde_json.workspace = true
+schemars.workspace = true
+TOML
+done
+echo "mcp-tool-runtime = { path = \"$runtime\" }" >> "$root/ours/Cargo.toml"
+echo "rmcp = { version = \"=$rmcp_version\", default-features = false, features = [\"server\", \"macros\"] }" >> "$root/rmcp_tools/Cargo.toml"
+
+{
+  types
+  for i in $(seq 0 99); do echo "/// Tool $i."; echo "pub fn tool_$i(args: Args$i) -> Out$i { $(body $i) }"; done
+} > "$root/floor/src/lib.rs"
+
+{
+  echo "use mcp_tool_runtime::{mcp_tool, Toolbox, RegistrationError};"
+  types
+  for i in $(seq 0 99); do echo "/// Tool $i."; echo "#[mcp_tool]"; echo "pub fn tool_$i(#[args] args: Args$i) -> Out$i { $(body $i) }"; done
+  echo "pub fn toolbox() -> Result<Toolbox, RegistrationError> {"
+  echo "    let mut toolbox = Toolbox::new();"
+  for i in $(seq 0 99); do echo "    toolbox.register(tool_$i::tool())?;"; done
+  echo "    Ok(toolbox)"
+  echo "}"
+} > "$root/ours/src/lib.rs"
+
+{
+  echo "use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};"
+  echo "use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};"
+  types
+  echo "#[derive(Clone)]"
+  echo "pub struct Tools { tool_router: ToolRouter<Self> }"
+  echo "#[tool_router]"
+  echo "impl Tools {"
+  echo "    pub fn new() -> Self { Self { tool_router: Self::tool_router() } }"
+  for i in $(seq 0 99); do echo "    /// Tool $i."; echo "    #[tool]"; echo "    pub async fn tool_$i(&self, Parameters(args): Parameters<Args$i>) -> Json<Out$i> { Json($(body $i)) }"; done
+  echo "}"
+  echo "#[tool_handler]"
+  echo "impl ServerHandler for Tools {}"
+} > "$root/rmcp_tools/src/lib.rs"
+
+cd "$root"
+export CARGO_TARGET_DIR=$PWD/target
+echo "building the dependencies once..."
+cargo build --quiet --workspace 2>&1 | tail -5
+
+now() { date +%s.%N; }
+declare -A clean incremental
+for round in $(seq 1 "$rounds"); do
+  for crate in ours rmcp_tools floor; do
+    cargo clean --quiet -p "$crate"
+    start=$(now); cargo build --quiet -p "$crate"; end=$(now)
+    clean[$crate]+="$(echo "$end - $start" | bc) "
+    # Edit one tool: a literal in the body of tool_7.
+    sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $round,/" "$crate/src/lib.rs"
+    grep -q "+ 7 + $round," "$crate/src/lib.rs" || { echo "the edit of tool_7 failed in $crate"; exit 1; }
+    start=$(now); cargo build --quiet -p "$crate"; end=$(now)
+    incremental[$crate]+="$(echo "$end - $start" | bc) "
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+floor_clean=$(echo "${clean[floor]}" | median)
+floor_incr=$(echo "${incremental[floor]}" | median)
+echo "| crate (100 tools) | clean build (s) | x floor | incremental (s) | x floor |"
+echo "| --- | --- | --- | --- | --- |"
+for crate in ours rmcp_tools floor; do
+  c=$(echo "${clean[$crate]}" | median)
+  i=$(echo "${incremental[$crate]}" | median)
+  printf "| %s | %.2f | %.2fx | %.2f | %.2fx |\n" "$crate" "$c" "$(echo "$c / $floor_clean" | bc -l)" "$i" "$(echo "$i / $floor_incr" | bc -l)"
+done
