@@ -87,7 +87,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let option_check = option_check(&krate, attr, f);
     let (bindings, call_args) = bindings(&krate, f);
     let await_ = item.sig.asyncness.map(|_| quote!(.await));
-    let finish = finish(&krate, &f.output);
+    let finish = finish(&krate, attr.kind(), &f.output);
     let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
 
     quote! {
@@ -296,15 +296,21 @@ fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Id
     (lets, names)
 }
 
-/// How the returned value becomes the result.
-fn finish(krate: &TokenStream, output: &Output) -> TokenStream {
+/// How the returned value becomes the result: through the one path its kind needs (a text tool
+/// instantiates no media code, an image tool no JSON code).
+fn finish(krate: &TokenStream, kind: Kind, output: &Output) -> TokenStream {
+    let path = if kind.is_media() {
+        format_ident!("finish_media")
+    } else {
+        format_ident!("finish")
+    };
     let finish_as = |ty: &syn::Type, value: TokenStream| {
         let private = respan(quote!(#krate::__private), ty.span());
-        quote_spanned!(ty.span()=> #private::finish::<#ty>(&__call, &#value))
+        quote_spanned!(ty.span()=> #private::#path::<#ty>(&__call, &#value))
     };
     match output {
         // `()` serializes as null, which `build_tool_result` serves as `{}`.
-        Output::Unit => quote!(#krate::__private::finish::<()>(&__call, &__out)),
+        Output::Unit => quote!(#krate::__private::#path::<()>(&__call, &__out)),
         Output::Plain(ty) => finish_as(ty, quote!(__out)),
         Output::Result { ok, err } => {
             let ok = finish_as(ok, quote!(__value));

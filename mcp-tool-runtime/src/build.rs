@@ -3,10 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::content::{
-    self, Content, EmbeddedResource, MediaContent, ResourceContents, ResourceLink,
-};
-use crate::encode::{self, to_checked_value};
+use crate::content::{self, Content, EmbeddedResource, MediaContent, ResourceContents};
+use crate::encode::{self, EncodeError, to_checked_value};
 use crate::kind::ContentKind;
 use crate::media::{Media, MediaMismatch, MediaSerializer};
 use crate::message::describe;
@@ -38,20 +36,56 @@ pub fn build_tool_result<T: Serialize + ?Sized>(
     payload: &T,
     options: &ResultOptions,
 ) -> ToolResult {
-    let built = match options.content_kind {
-        ContentKind::Text => text_result(payload, options),
-        ContentKind::Image | ContentKind::Audio => media_result(payload, options),
-        ContentKind::ResourceLink => listed_result(payload, options, |link: ResourceLink| {
-            Content::ResourceLink(link)
-        }),
-        ContentKind::Resource => listed_result(payload, options, |resource: ResourceContents| {
-            Content::Resource(EmbeddedResource {
-                resource,
-                annotations: None,
-            })
-        }),
-        ContentKind::Blocks => blocks_result(payload, options),
-    };
+    if options.content_kind.is_media() {
+        build_media_result(payload, options)
+    } else {
+        result_from_value(to_checked_value(payload), options)
+    }
+}
+
+/// [`build_tool_result`] for the kinds whose payload is JSON (text, resource links, resources,
+/// blocks). The payload's serialization is the only code generic over its type; the rest is
+/// this one non-generic function, whatever the tool returns.
+pub(crate) fn result_from_value(
+    checked: Result<Value, EncodeError>,
+    options: &ResultOptions,
+) -> ToolResult {
+    let built = checked
+        .map_err(|e| {
+            format!(
+                "tool `{}` returned a result that cannot be sent: {e}",
+                options.tool_name
+            )
+        })
+        .and_then(|value| match options.content_kind {
+            ContentKind::ResourceLink => listed_result(value, options, Content::ResourceLink),
+            ContentKind::Resource => listed_result(value, options, |resource: ResourceContents| {
+                Content::Resource(EmbeddedResource {
+                    resource,
+                    annotations: None,
+                })
+            }),
+            ContentKind::Blocks => blocks_result(value, options),
+            ContentKind::Text | ContentKind::Image | ContentKind::Audio => {
+                Ok(text_result(value, options))
+            }
+        });
+    finish(built, options)
+}
+
+/// [`build_tool_result`] for image and audio: the bytes are read straight from the payload.
+pub(crate) fn build_media_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> ToolResult {
+    finish(
+        media_result(payload.serialize(MediaSerializer), options),
+        options,
+    )
+}
+
+/// The flags and limits every result gets, or the error result naming what went wrong.
+fn finish(built: Result<ToolResult, String>, options: &ResultOptions) -> ToolResult {
     let mut result = match built {
         Ok(result) => result,
         Err(message) => return options.error(message),
@@ -64,16 +98,12 @@ pub fn build_tool_result<T: Serialize + ?Sized>(
     }
 }
 
-fn text_result<T: Serialize + ?Sized>(
-    payload: &T,
-    options: &ResultOptions,
-) -> Result<ToolResult, String> {
-    let value = checked(payload, options)?;
+fn text_result(value: Value, options: &ResultOptions) -> ToolResult {
     let structured = options
         .shape
         .unwrap_or_else(|| Shape::of_value(&value))
         .structured(value);
-    Ok(with_mirror(Vec::new(), structured, options))
+    with_mirror(Vec::new(), structured, options)
 }
 
 /// The text mirror goes last, after any blocks of the kind, and always carries the whole
@@ -92,25 +122,14 @@ fn with_mirror(
     }
 }
 
-fn checked<T: Serialize + ?Sized>(payload: &T, options: &ResultOptions) -> Result<Value, String> {
-    to_checked_value(payload).map_err(|e| {
-        format!(
-            "tool `{}` returned a result that cannot be sent: {e}",
-            options.tool_name
-        )
-    })
-}
-
-fn listed_result<T, Item>(
-    payload: &T,
+fn listed_result<Item>(
+    value: Value,
     options: &ResultOptions,
     block: impl Fn(Item) -> Content,
 ) -> Result<ToolResult, String>
 where
-    T: Serialize + ?Sized,
     Item: for<'de> Deserialize<'de>,
 {
-    let value = checked(payload, options)?;
     let items: Vec<&Value> = match &value {
         Value::Array(items) => items.iter().collect(),
         one => vec![one],
@@ -131,11 +150,7 @@ where
     Ok(with_mirror(blocks, structured, options))
 }
 
-fn blocks_result<T: Serialize + ?Sized>(
-    payload: &T,
-    options: &ResultOptions,
-) -> Result<ToolResult, String> {
-    let value = checked(payload, options)?;
+fn blocks_result(value: Value, options: &ResultOptions) -> Result<ToolResult, String> {
     let content = Vec::<Content>::deserialize(&value)
         .map_err(|e| mismatch(options, &format!("{} ({e})", describe(&value))))?;
     Ok(ToolResult {
@@ -144,11 +159,11 @@ fn blocks_result<T: Serialize + ?Sized>(
     })
 }
 
-fn media_result<T: Serialize + ?Sized>(
-    payload: &T,
+fn media_result(
+    media: Result<Media, MediaMismatch>,
     options: &ResultOptions,
 ) -> Result<ToolResult, String> {
-    let data = match payload.serialize(MediaSerializer) {
+    let data = match media {
         Ok(Media::Bytes(bytes)) => content::base64_encode(&bytes),
         Ok(Media::Base64(text)) => {
             content::base64_check(&text).map_err(|e| {

@@ -181,9 +181,15 @@ where
     schema::output_schema::<R::Some>(AllowNone::Yes)
 }
 
-/// The result for a returned value.
+/// The result for a returned value, for kinds whose payload is JSON: only the serialization is
+/// generic over `T`; no media path is instantiated.
 pub fn finish<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
-    call.finish(value)
+    crate::build::result_from_value(crate::encode::to_checked_value(value), call.options)
+}
+
+/// The result for a returned value of an image or audio tool: no JSON path is instantiated.
+pub fn finish_media<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
+    crate::build::build_media_result(value, call.options)
 }
 
 /// The result for a returned error.

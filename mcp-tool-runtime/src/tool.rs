@@ -368,27 +368,38 @@ impl<'a> ToolCall<'a> {
     /// other `T` makes the call an error naming the missing argument. Errors are `isError`
     /// results naming the argument, the tool and where inside the argument it went wrong.
     pub fn argument<T: DeserializeOwned>(&self, name: &str) -> Result<T, ToolResult> {
+        // Only the deserialization is generic over `T`; the messages are built by non-generic
+        // functions, once for every argument type.
         let Some(value) = self.arguments.get(name) else {
-            return T::deserialize(&Value::Null).map_err(|_| {
-                self.options.error(format!(
-                    "missing required argument `{name}` of tool `{}`",
-                    self.options.tool_name
-                ))
-            });
+            return T::deserialize(&Value::Null).map_err(|_| self.missing(name));
         };
-        serde_path_to_error::deserialize(value).map_err(|e| {
-            let place = match inner_path(&e) {
-                Some(at) if at.starts_with('[') => format!("`{name}` at `{name}{at}`"),
-                Some(at) => format!("`{name}` at `{name}.{at}`"),
-                None => format!("`{name}`"),
-            };
-            self.options.error(format!(
-                "invalid argument {place} of tool `{}`: {} (got {})",
-                self.options.tool_name,
-                bounded(e.inner()),
-                describe(value)
-            ))
-        })
+        serde_path_to_error::deserialize(value).map_err(|e| self.invalid(name, value, &e))
+    }
+
+    fn missing(&self, name: &str) -> ToolResult {
+        self.options.error(format!(
+            "missing required argument `{name}` of tool `{}`",
+            self.options.tool_name
+        ))
+    }
+
+    fn invalid(
+        &self,
+        name: &str,
+        value: &Value,
+        error: &serde_path_to_error::Error<serde_json::Error>,
+    ) -> ToolResult {
+        let place = match inner_path(error) {
+            Some(at) if at.starts_with('[') => format!("`{name}` at `{name}{}`", quote(&at)),
+            Some(at) => format!("`{name}` at `{name}.{}`", quote(&at)),
+            None => format!("`{name}`"),
+        };
+        self.options.error(format!(
+            "invalid argument {place} of tool `{}`: {} (got {})",
+            self.options.tool_name,
+            bounded(error.inner()),
+            describe(value)
+        ))
     }
 
     /// All arguments deserialized as one argument struct `T`.

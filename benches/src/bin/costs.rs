@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p benches --bin costs` prints the table BENCHMARKS.md holds.
 //! `--quick` measures the 1 KB payload only (what CI runs, to prove the harness works);
-//! `--heap` measures only the peak heap.
+//! `--heap` measures only the peak heap; `--payload NAME` only one payload's instructions.
 //!
 //! Instructions: the binary runs itself under `valgrind --tool=callgrind` twice per cell, doing
 //! the setup and then 0 or N calls; (I(N) - I(0)) / N is the cost of one call, setup excluded.
@@ -111,10 +111,15 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let heap_only = args.iter().any(|a| a == "--heap");
-    let payloads: &[Payload] = if quick {
-        &[Payload::Small]
-    } else {
-        &Payload::ALL
+    let only = args
+        .iter()
+        .position(|a| a == "--payload")
+        .and_then(|i| args.get(i + 1))
+        .map(|name| Payload::parse(name).expect("a payload: 1KB, 1000rows or 10MB"));
+    let payloads: Vec<Payload> = match (quick, only) {
+        (true, _) => vec![Payload::Small],
+        (false, Some(payload)) => vec![payload],
+        (false, None) => Payload::ALL.to_vec(),
     };
     println!("| payload | ours (instr/call) | rmcp Json<T> | floor | ours / rmcp | ours / floor |");
     println!("| --- | --- | --- | --- | --- | --- |");
