@@ -6,6 +6,8 @@
 # incremental rebuild after editing one tool. Prints medians and ratios to the floor.
 #   scripts/build-cost.sh [ROUNDS]        (default 3)
 # RUNTIME=path/to/mcp-tool-runtime measures another checkout of the runtime (e.g. an older one).
+# GENERATE_ONLY=1 generates and builds the crates (in target/build-cost) without timing them,
+# e.g. for `cargo llvm-lines -p ours` there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -88,6 +90,10 @@ cd "$root"
 export CARGO_TARGET_DIR=$PWD/target
 echo "building the dependencies once..."
 cargo build --quiet --workspace 2>&1 | tail -5
+if [ -n "${GENERATE_ONLY:-}" ]; then
+  echo "generated and built in $PWD"
+  exit 0
+fi
 
 now() { date +%s.%N; }
 declare -A clean incremental

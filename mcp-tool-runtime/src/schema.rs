@@ -86,8 +86,12 @@ fn generator_for_input() -> SchemaGenerator {
 /// assert_eq!(list.schema["required"], serde_json::json!(["result"]));
 /// ```
 pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
-    let root = generator_for_output().into_root_schema_for::<T>();
-    build_output_schema(root.to_value(), allow_none)
+    build_output_schema(
+        generator_for_output()
+            .into_root_schema_for::<T>()
+            .to_value(),
+        allow_none,
+    )
 }
 
 /// Turns a type's root schema into an MCP output schema. Public within the crate so tests and
@@ -255,7 +259,12 @@ fn is_constraint(keyword: &str) -> bool {
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
-    let mut root = match generator_for_input().into_root_schema_for::<T>().to_value() {
+    build_input_schema(generator_for_input().into_root_schema_for::<T>().to_value())
+}
+
+/// The non-generic rest of [`input_schema_of`]: compiled once, not once per argument type.
+fn build_input_schema(root: Value) -> SchemaObject {
+    let mut root = match root {
         Value::Object(map) => map,
         _ => Map::new(),
     };

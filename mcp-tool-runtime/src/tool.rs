@@ -405,15 +405,20 @@ impl<'a> ToolCall<'a> {
     /// All arguments deserialized as one argument struct `T`.
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
         // `&Map` is a deserializer itself: no copy of the arguments.
-        serde_path_to_error::deserialize(&self.arguments).map_err(|e| {
-            let place =
-                inner_path(&e).map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));
-            self.options.error(format!(
-                "invalid arguments of tool `{}`{place}: {}",
-                self.options.tool_name,
-                bounded(e.inner())
-            ))
-        })
+        serde_path_to_error::deserialize(&self.arguments).map_err(|e| self.invalid_arguments(&e))
+    }
+
+    fn invalid_arguments(
+        &self,
+        error: &serde_path_to_error::Error<serde_json::Error>,
+    ) -> ToolResult {
+        let place =
+            inner_path(error).map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));
+        self.options.error(format!(
+            "invalid arguments of tool `{}`{place}: {}",
+            self.options.tool_name,
+            bounded(error.inner())
+        ))
     }
 
     /// The toolbox's state of type `S`.

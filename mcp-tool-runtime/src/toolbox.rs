@@ -261,6 +261,11 @@ impl Toolbox {
     /// A duplicate or invalid name, a resolution that would advertise an `outputSchema` without
     /// `structuredContent`, or state the tool needs and the toolbox lacks.
     pub fn register(&mut self, tool: impl Tool) -> Result<&mut Self, RegistrationError> {
+        // Everything but the boxing is one non-generic function, not one copy per tool.
+        self.register_boxed(Box::new(tool))
+    }
+
+    fn register_boxed(&mut self, tool: Box<dyn Tool>) -> Result<&mut Self, RegistrationError> {
         let declaration = tool.declaration();
         let name = declaration.name.to_string();
         validate_tool_name(&name)?;
@@ -331,7 +336,7 @@ impl Toolbox {
         self.tools.insert(
             name,
             Registered {
-                tool: Box::new(tool),
+                tool,
                 options,
                 known_arguments,
                 #[cfg(feature = "self-check")]
