@@ -181,3 +181,42 @@ impl Bench {
 }
 
 pub const VARIANTS: [&str; 3] = ["ours", "rmcp", "floor"];
+
+/// rmcp's own macros serving the same tool, for the first-use costs.
+#[derive(Clone)]
+pub struct RmcpTools {
+    tool_router: rmcp::handler::server::router::tool::ToolRouter<Self>,
+}
+
+#[rmcp::tool_router]
+impl RmcpTools {
+    pub fn new() -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Serves the page.
+    #[rmcp::tool]
+    pub async fn page(&self) -> Json<Page> {
+        Json(Payload::Small.page())
+    }
+
+    /// The `tools/list` entries, as rmcp's router builds them.
+    pub fn list(&self) -> usize {
+        self.tool_router.list_all().len()
+    }
+}
+
+impl Default for RmcpTools {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Bench {
+    /// The `tools/list` entries this toolbox serves (built at registration).
+    pub fn list(&self) -> usize {
+        self.toolbox.list_tools().len()
+    }
+}

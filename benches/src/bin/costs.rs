@@ -97,6 +97,57 @@ fn instructions(variant: &str, payload: Payload, n: usize) -> u64 {
     (count(n) - count(0)) / n as u64
 }
 
+/// The first `tools/list` and the first call on a new thread, with the tool registered on
+/// another: wall time, median of 21 threads (rmcp's router caches schemas per thread).
+fn first_use() {
+    use std::time::{Duration, Instant};
+    fn median(mut samples: Vec<Duration>) -> Duration {
+        samples.sort();
+        samples[samples.len() / 2]
+    }
+    let bench = std::sync::Arc::new(Bench::new(Payload::Small));
+    let on_new_threads = |work: fn(&Bench)| -> Duration {
+        median(
+            (0..21)
+                .map(|_| {
+                    let bench = bench.clone();
+                    std::thread::spawn(move || {
+                        let start = Instant::now();
+                        work(&bench);
+                        start.elapsed()
+                    })
+                    .join()
+                    .unwrap()
+                })
+                .collect(),
+        )
+    };
+    let ours_list = on_new_threads(|bench| {
+        std::hint::black_box(bench.list());
+    });
+    let ours_call = on_new_threads(|bench| {
+        std::hint::black_box(bench.ours());
+    });
+    let tools = benches::RmcpTools::new();
+    let rmcp: Vec<Duration> = (0..21)
+        .map(|_| {
+            let tools = tools.clone();
+            std::thread::spawn(move || {
+                let start = Instant::now();
+                std::hint::black_box(tools.list());
+                start.elapsed()
+            })
+            .join()
+            .unwrap()
+        })
+        .collect();
+    println!();
+    println!("| on a new thread (median of 21) | ours | rmcp |");
+    println!("| --- | --- | --- |");
+    println!("| first tools/list | {ours_list:?} | {:?} |", median(rmcp));
+    println!("| first call (1 KB payload, framed) | {ours_call:?} | |");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, variant, payload, n] = args.as_slice()
@@ -137,6 +188,7 @@ fn main() {
             ours as f64 / floor as f64
         );
     }
+    first_use();
     let heap_payload = if quick {
         Payload::Small
     } else {
