@@ -126,10 +126,15 @@ fn frame<T: Serialize>(result: &T) -> Vec<u8> {
 }
 
 impl Bench {
+    /// The path as served in release builds: the result self-check off.
     pub fn new(payload: Payload) -> Bench {
+        Bench::with_check(payload, false)
+    }
+
+    /// With the result self-check (`Toolbox::check_results`) on or off.
+    pub fn with_check(payload: Payload, check_results: bool) -> Bench {
         let mut toolbox = Toolbox::new();
-        // Measure the path as served in release builds.
-        toolbox.check_results(false);
+        toolbox.check_results(check_results);
         toolbox.insert_state(Served(payload.page()));
         toolbox.register(page::tool()).expect("registers");
         Bench {

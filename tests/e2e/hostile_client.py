@@ -17,20 +17,10 @@ import asyncio
 import sys
 
 from mcp import MCPError, types
+from checks import check, finish
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failed += 1
-        print(f"FAIL {what}")
 
 
 def nested(depth):
@@ -88,8 +78,7 @@ async def main():
             await run(transport, server)
         except Exception as e:  # noqa: BLE001
             check(False, f"[{transport}] session failed: {type(e).__name__}: {e}")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
+    finish()
 
 
 if __name__ == "__main__":

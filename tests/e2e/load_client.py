@@ -18,20 +18,10 @@ import sys
 import time
 
 import anyio
+from checks import check, finish
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failed += 1
-        print(f"FAIL {what}")
 
 
 def percentile(sorted_values, p):
@@ -121,8 +111,7 @@ async def main():
             await run
         except Exception as e:  # noqa: BLE001
             check(False, f"[{name}] run failed: {type(e).__name__}: {e}")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
+    finish()
 
 
 if __name__ == "__main__":
