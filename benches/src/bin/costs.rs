@@ -50,8 +50,12 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// `costs --calls VARIANT PAYLOAD N`: set up, then N calls (run under callgrind by the driver).
+/// `checked` is ours with the result self-check on.
 fn calls(variant: &str, payload: Payload, n: usize) {
-    let bench = Bench::new(payload);
+    let (bench, variant) = match variant {
+        "checked" => (Bench::with_check(payload, true), "ours"),
+        other => (Bench::new(payload), other),
+    };
     for _ in 0..n {
         std::hint::black_box(bench.run(variant));
     }
@@ -187,6 +191,21 @@ fn main() {
             ours as f64 / rmcp as f64,
             ours as f64 / floor as f64
         );
+    }
+    if !heap_only {
+        println!();
+        println!("| result self-check | ours, check off | ours, check on | on / off |");
+        println!("| --- | --- | --- | --- |");
+        for &payload in payloads.iter().filter(|p| **p != Payload::Large) {
+            let n = if payload == Payload::Small { 200 } else { 10 };
+            let off = instructions("ours", payload, n);
+            let on = instructions("checked", payload, n);
+            println!(
+                "| {} | {off} | {on} | {:.2}x |",
+                payload.name(),
+                on as f64 / off as f64
+            );
+        }
     }
     first_use();
     let heap_payload = if quick {
