@@ -137,38 +137,45 @@ fn python() -> PathBuf {
         .unwrap_or_else(|| workspace().join("target/e2e-venv/bin/python"))
 }
 
+/// Runs one of the Python SDK client scripts of `tests/e2e` with `args`, and returns its output
+/// once it has passed: exit 0 and its closing line `N passed, 0 failed`.
+fn python_client(script: &str, args: &[&std::ffi::OsStr], limit: Duration) -> String {
+    let mut command = Command::new(python());
+    command.arg(e2e_dir().join(script)).args(args);
+    let (ok, output) = run(command, limit);
+    println!("{output}");
+    assert!(ok, "{script} failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+    output
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_calls_every_tool_over_stdio_at_every_protocol_version() {
-    let mut command = Command::new(python());
-    command
-        .arg(e2e_dir().join("python_client.py"))
-        .arg(binaries().join("invoices"));
-    let (ok, output) = run(command, Duration::from_secs(180));
-    println!("{output}");
-    assert!(ok, "the Python SDK client failed:\n{output}");
+    let invoices = binaries().join("invoices");
+    let output = python_client(
+        "python_client.py",
+        &[invoices.as_os_str()],
+        Duration::from_secs(180),
+    );
     for version in VERSIONS {
         assert!(
             output.contains(&format!("ok   [{version}] negotiated {version}")),
             "{version} not reached"
         );
     }
-    assert!(output.contains(" passed, 0 failed"), "{output}");
 }
 
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {
     let server = Server::http("invoices");
-    let mut command = Command::new(python());
-    command
-        .arg(e2e_dir().join("hostile_client.py"))
-        .arg(binaries().join("invoices"))
-        .arg(&server.url);
-    let (ok, output) = run(command, Duration::from_secs(180));
-    println!("{output}");
-    assert!(ok, "the Python SDK client failed:\n{output}");
-    assert!(output.contains(" passed, 0 failed"), "{output}");
+    let invoices = binaries().join("invoices");
+    python_client(
+        "hostile_client.py",
+        &[invoices.as_os_str(), server.url.as_ref()],
+        Duration::from_secs(180),
+    );
 }
 
 /// 1,000 calls over 50 concurrent Streamable HTTP sessions and 10,000 sequential calls over
@@ -179,17 +186,14 @@ fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_load_and_faults_over_http_and_stdio() {
     let server = Server::http("reliability");
-    let mut command = Command::new(python());
-    command
-        .arg(e2e_dir().join("load_client.py"))
-        .arg(binaries().join("reliability"))
-        .arg(&server.url);
-    let (ok, output) = run(command, Duration::from_secs(600));
-    println!("{output}");
-    assert!(ok, "the load run failed:\n{output}");
+    let reliability = binaries().join("reliability");
+    let output = python_client(
+        "load_client.py",
+        &[reliability.as_os_str(), server.url.as_ref()],
+        Duration::from_secs(600),
+    );
     assert!(output.contains("load [http]: 1000 calls"), "{output}");
     assert!(output.contains("load [stdio]: 10000 calls"), "{output}");
-    assert!(output.contains(" passed, 0 failed"), "{output}");
 }
 
 #[test]
