@@ -35,6 +35,9 @@ pub enum Role {
     Args,
     /// State the toolbox injects: `&S`.
     State { state: Box<Type> },
+    /// The call context, `ToolContext` or `&ToolContext`: recognised by its type, whatever the
+    /// parameter is called, and checked to be the runtime's in generated code.
+    Context,
 }
 
 /// The return type, by how its value is served. Whether a payload is an `Option` is decided by
@@ -111,6 +114,7 @@ fn item_head(item: &syn::Item) -> (&'static str, TokenStream) {
 
 pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
     let mut params = Vec::new();
+    let mut context: Option<Ident> = None;
     for input in &mut item.sig.inputs {
         match input {
             FnArg::Receiver(receiver) => cx.error_spanned_by(
@@ -138,6 +142,20 @@ pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
                         description,
                     },
                     ParsedRole::Args => Role::Args,
+                    ParsedRole::Context => {
+                        if let Some(first) = &context {
+                            cx.error_spanned_by(
+                                &typed.ty,
+                                format!(
+                                    "a tool takes at most one `ToolContext` parameter, and `{first}` \
+                                     is already it; remove this one and use `{first}`"
+                                ),
+                            );
+                            continue;
+                        }
+                        context = Some(ident.clone());
+                        Role::Context
+                    }
                     ParsedRole::State => match &*typed.ty {
                         Type::Reference(r) if r.mutability.is_none() => Role::State {
                             state: r.elem.clone(),
@@ -179,6 +197,32 @@ enum ParsedRole {
     },
     Args,
     State,
+    Context,
+}
+
+/// Whether `ty` is the call context: a path ending in `ToolContext`, by value or behind `&`.
+/// `&mut ToolContext` is reported (the context is shared, never mutated).
+fn context_type(cx: &mut Ctxt, ty: &Type) -> bool {
+    let (inner, reference) = match ty {
+        Type::Reference(r) => (&*r.elem, Some(r)),
+        other => (other, None),
+    };
+    let Type::Path(path) = inner else {
+        return false;
+    };
+    let is_context = path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == TOOL_CONTEXT && s.arguments.is_none());
+    if is_context && let Some(r) = reference.filter(|r| r.mutability.is_some()) {
+        cx.error_spanned_by(
+            r,
+            "the call context is shared, not mutated: take it as `&ToolContext` or `ToolContext`",
+        );
+    }
+    is_context
 }
 
 /// Reads and removes our attributes from one parameter.
@@ -225,6 +269,15 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
             );
         }
         return role;
+    }
+    if context_type(cx, ty) {
+        if let Some(extra) = rename.as_ref().or(description.as_ref()) {
+            cx.error_spanned_by(
+                extra,
+                "the `ToolContext` parameter is not an argument; `#[arg(...)]` does not apply to it",
+            );
+        }
+        return ParsedRole::Context;
     }
     if let Type::Reference(r) = ty {
         cx.error_spanned_by(

@@ -284,6 +284,7 @@ fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Id
             Role::State { state } => {
                 quote_spanned!(ty.span()=> #private::state::<#state>(&__call))
             }
+            Role::Context => quote_spanned!(ty.span()=> #private::context::<#ty>(&__call)),
         };
         lets.push(quote! {
             let #local = match #read {

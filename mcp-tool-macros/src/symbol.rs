@@ -39,5 +39,8 @@ pub const ARGS: &str = "args";
 pub const STATE: &str = "state";
 pub const RENAME: &str = "rename";
 
+/// The type of the call-context parameter.
+pub const TOOL_CONTEXT: &str = "ToolContext";
+
 /// The keys of `#[arg(...)]`.
 pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION];

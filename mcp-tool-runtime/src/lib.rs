@@ -62,6 +62,7 @@ mod build;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 mod conform;
 pub mod content;
+pub mod context;
 pub mod encode;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
@@ -91,6 +92,7 @@ pub mod wire;
 pub use ::rmcp;
 pub use build::build_tool_result;
 pub use content::{Content, ResourceContents, ResourceLink};
+pub use context::ToolContext;
 pub use encode::encode_json;
 pub use kind::ContentKind;
 /// Declares an MCP tool on a function.

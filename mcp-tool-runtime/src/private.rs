@@ -206,3 +206,31 @@ pub fn state<'a, S: StateType>(call: &ToolCall<'a>) -> Result<&'a S, ToolResult>
 pub fn state_requirement<S: Any>() -> StateRequirement {
     StateRequirement::of::<S>()
 }
+
+/// A call-context parameter: `ToolContext` or `&ToolContext`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the call context: a parameter whose type is named `ToolContext` is the tool's call context",
+    label = "use `mcp_tool_runtime::ToolContext` (or `&ToolContext`) here",
+    note = "rename your own `ToolContext` type if it is meant to be an argument"
+)]
+pub trait ContextParam<'c>: Sized {
+    /// The context of `call`.
+    fn from_call(call: &'c ToolCall<'_>) -> Self;
+}
+
+impl<'c> ContextParam<'c> for crate::ToolContext {
+    fn from_call(call: &'c ToolCall<'_>) -> Self {
+        call.context.clone()
+    }
+}
+
+impl<'c> ContextParam<'c> for &'c crate::ToolContext {
+    fn from_call(call: &'c ToolCall<'_>) -> Self {
+        &call.context
+    }
+}
+
+/// The call's context, as the tool's context parameter takes it.
+pub fn context<'c, C: ContextParam<'c>>(call: &'c ToolCall<'_>) -> Result<C, ToolResult> {
+    Ok(C::from_call(call))
+}

@@ -4,16 +4,32 @@
 //! the toolbox, over any rmcp transport (stdio, Streamable HTTP, ...). This crate writes no
 //! JSON-RPC or transport of its own.
 
-use std::sync::Arc;
+// rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
+// every released MCP version, the conformance suite tests them, and tools use them.
+#![allow(deprecated)]
 
+use std::sync::{Arc, Mutex, RwLock};
+
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ResultType, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ListToolsResult, LoggingLevel,
+    LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, RequestStateCodec, ResultType, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::context::{
+    Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo, ToolContext,
+};
+use crate::message::{describe, quote};
+use crate::tool::BoxFuture;
 
 use crate::content::{Content, TextContent};
 use crate::result::ToolResult;
@@ -36,18 +52,69 @@ pub struct ServeError {
     pub source: serde_json::Error,
 }
 
-struct Inner {
-    toolbox: Toolbox,
-    /// The `tools/list` entries in rmcp's model, converted once.
-    tools: Vec<Tool>,
+/// What every session of one server shares: the tools, the server's introduction, the
+/// `tools/list` caching hints, the key sealing `requestState`, and the sessions to tell when the
+/// tools change.
+struct Shared {
+    snapshot: RwLock<Arc<Snapshot>>,
     info: ServerConfig,
+    cache: Mutex<CacheHints>,
+    codec: RequestStateCodec,
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+}
+
+/// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
+struct Snapshot {
+    toolbox: Arc<Toolbox>,
+    tools: Vec<Tool>,
+}
+
+impl Snapshot {
+    fn new(toolbox: Toolbox) -> Result<Self, ServeError> {
+        let tools = toolbox
+            .list_tools()
+            .iter()
+            .map(|definition| {
+                serde_json::to_value(definition)
+                    .and_then(serde_json::from_value::<Tool>)
+                    .map_err(|source| ServeError {
+                        tool: definition.name.to_string(),
+                        source,
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Snapshot {
+            toolbox: Arc::new(toolbox),
+            tools,
+        })
+    }
+}
+
+/// The `tools/list` caching hints of MCP 2026-07-28 (`ttlMs`, `cacheScope`).
+#[derive(Debug, Clone, Copy)]
+struct CacheHints {
+    ttl_ms: u64,
+    scope: CacheScope,
+}
+
+/// One session's own state: the log level its client set.
+#[derive(Default)]
+struct Session {
+    log_level: Mutex<Option<LogLevel>>,
 }
 
 /// An rmcp server handler answering `tools/list` and `tools/call` from a [`Toolbox`].
 ///
-/// Cheap to clone: clones share the toolbox. Entries are converted once, here; a request does no
-/// schema work. An unknown tool is a JSON-RPC error (-32602, invalid params); everything a tool
-/// does wrong is an `isError` result.
+/// Entries are converted once, when the tools change; a request does no schema work. An unknown
+/// tool is a JSON-RPC error (-32602, invalid params); everything a tool does wrong is an
+/// `isError` result. Tools taking a [`ToolContext`] talk to the client through it: progress,
+/// cancellation, logging (the `logging` capability is always declared, and `logging/setLevel`
+/// honoured), and client requests, sent to the client at protocol 2025-x and returned as
+/// input-required results at 2026-07-28.
+///
+/// A clone shares the tools and starts a new *session*: it has its own log level. rmcp's
+/// Streamable HTTP service makes one handler per session from a factory, `move ||
+/// Ok(server.clone())`; over stdio the one handler is the one session.
 ///
 /// ```no_run
 /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
@@ -68,18 +135,31 @@ struct Inner {
 ///     Ok(())
 /// }
 /// ```
-#[derive(Clone)]
 pub struct ToolboxServer {
-    inner: Arc<Inner>,
+    shared: Arc<Shared>,
+    session: Arc<Session>,
+}
+
+impl Clone for ToolboxServer {
+    /// Shares the tools; a new session with its own log level.
+    fn clone(&self) -> Self {
+        ToolboxServer {
+            shared: self.shared.clone(),
+            session: Arc::default(),
+        }
+    }
 }
 
 impl std::fmt::Debug for ToolboxServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolboxServer")
-            .field("toolbox", &self.inner.toolbox)
-            .finish()
+            .field("toolbox", &self.snapshot().toolbox)
+            .finish_non_exhaustive()
     }
 }
+
+/// The `tools/list` freshness hint a server gives by default: one minute.
+pub const DEFAULT_TOOLS_TTL_MS: u64 = 60_000;
 
 impl ToolboxServer {
     /// A handler serving `toolbox`, introducing itself as this crate.
@@ -98,33 +178,219 @@ impl ToolboxServer {
     /// # Errors
     /// A tool whose entry rmcp's model refuses.
     pub fn with_info(toolbox: Toolbox, server: Implementation) -> Result<Self, ServeError> {
-        let tools = toolbox
-            .list_tools()
-            .iter()
-            .map(|definition| {
-                serde_json::to_value(definition)
-                    .and_then(serde_json::from_value::<Tool>)
-                    .map_err(|source| ServeError {
-                        tool: definition.name.to_string(),
-                        source,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(server);
+        let snapshot = Snapshot::new(toolbox)?;
+        let info = ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(server);
         Ok(ToolboxServer {
-            inner: Arc::new(Inner {
-                toolbox,
-                tools,
+            shared: Arc::new(Shared {
+                snapshot: RwLock::new(Arc::new(snapshot)),
                 info,
+                cache: Mutex::new(CacheHints {
+                    ttl_ms: DEFAULT_TOOLS_TTL_MS,
+                    scope: CacheScope::Public,
+                }),
+                codec: RequestStateCodec::try_new(random_key())
+                    .expect("a 64-byte key is long enough"),
+                peers: Mutex::new(Vec::new()),
             }),
+            session: Arc::default(),
         })
     }
 
-    /// The toolbox being served.
-    pub fn toolbox(&self) -> &Toolbox {
-        &self.inner.toolbox
+    /// Sets the `tools/list` caching hints (MCP 2026-07-28): how long a client may treat the list
+    /// as fresh, and who may cache it. By default [`DEFAULT_TOOLS_TTL_MS`] and `public` (every
+    /// client is served the same list). Clients of 2025 protocol versions are sent no hints.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    /// use mcp_tool_runtime::rmcp::model::CacheScope;
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.set_cache_hints(0, CacheScope::Private);
+    /// ```
+    pub fn set_cache_hints(&self, ttl_ms: u64, scope: CacheScope) -> &Self {
+        *lock(&self.shared.cache) = CacheHints { ttl_ms, scope };
+        self
     }
+
+    /// Uses `key` (at least 32 bytes) to seal the `requestState` of input-required results, so
+    /// that servers behind one address accept each other's state. By default each server makes a
+    /// random key when it starts.
+    ///
+    /// # Errors
+    /// A key shorter than 32 bytes.
+    pub fn with_request_state_key(
+        mut self,
+        key: &[u8],
+    ) -> Result<Self, rmcp::model::RequestStateError> {
+        let codec = RequestStateCodec::try_new(key.to_vec())?;
+        let shared = Arc::get_mut(&mut self.shared).expect("set before the server is cloned");
+        shared.codec = codec;
+        Ok(self)
+    }
+
+    /// The toolbox being served now.
+    pub fn toolbox(&self) -> Arc<Toolbox> {
+        self.snapshot().toolbox.clone()
+    }
+
+    fn snapshot(&self) -> Arc<Snapshot> {
+        self.shared
+            .snapshot
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Changes the tools while serving: `change` gets a copy of the toolbox to register tools in
+    /// or [`remove`](Toolbox::remove) them from; the new list is served from the next request on,
+    /// calls already running finish with the tools they started with, and every connected client
+    /// is sent `notifications/tools/list_changed` (the server declares `tools.listChanged`).
+    ///
+    /// # Errors
+    /// What `change` returns, or a tool rmcp's model refuses; the served tools are then unchanged.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.update(|toolbox| toolbox.register(hello::tool()).map(drop)).await.unwrap();
+    /// assert_eq!(server.toolbox().list_tools().len(), 1);
+    /// # });
+    /// ```
+    pub async fn update<E>(
+        &self,
+        change: impl FnOnce(&mut Toolbox) -> Result<(), E>,
+    ) -> Result<(), UpdateError<E>> {
+        let mut toolbox = Toolbox::clone(&self.snapshot().toolbox);
+        change(&mut toolbox).map_err(UpdateError::Change)?;
+        let snapshot = Snapshot::new(toolbox).map_err(UpdateError::Serve)?;
+        *self
+            .shared
+            .snapshot
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snapshot);
+        let peers: Vec<_> = lock(&self.shared.peers).clone();
+        let mut gone = Vec::new();
+        for (i, peer) in peers.iter().enumerate() {
+            if peer.is_transport_closed() || peer.notify_tool_list_changed().await.is_err() {
+                gone.push(i);
+            }
+        }
+        let mut kept = lock(&self.shared.peers);
+        let mut index = 0;
+        kept.retain(|_| {
+            index += 1;
+            !gone.contains(&(index - 1))
+        });
+        Ok(())
+    }
+
+    /// The tools as rmcp routes, to serve beside `#[tool_router]` tools in a handler of your own:
+    /// `Self::tool_router() + toolbox_server.router()`. Each route runs the tool exactly as
+    /// [`ToolboxServer`] does (context, cancellation, input-required results included).
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+    /// use mcp_tool_runtime::rmcp::handler::server::router::tool::ToolRouter;
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// struct MyServer;
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(hello::tool()).unwrap();
+    /// let router: ToolRouter<MyServer> = ToolboxServer::new(toolbox).unwrap().router();
+    /// assert!(router.has_route("hello"));
+    /// ```
+    pub fn router<S: Send + Sync + 'static>(&self) -> ToolRouter<S> {
+        let mut router = ToolRouter::new();
+        for tool in &self.snapshot().tools {
+            let server = self.clone();
+            router.add_route(ToolRoute::new_dyn(
+                tool.clone(),
+                move |call: ToolCallContext<'_, S>| {
+                    let server = server.clone();
+                    let ToolCallContext {
+                        request_context,
+                        name,
+                        arguments,
+                        input_responses,
+                        request_state,
+                        ..
+                    } = call;
+                    Box::pin(async move {
+                        server
+                            .serve_call(
+                                &name,
+                                arguments,
+                                input_responses,
+                                request_state,
+                                request_context,
+                            )
+                            .await
+                    })
+                },
+            ));
+        }
+        router
+    }
+
+    /// Answers `logging/setLevel` for a handler of your own that serves these tools (through
+    /// [`router`](Self::router) or by delegating `call_tool`): the level applies to this
+    /// server's session.
+    pub fn set_log_level(&self, level: LogLevel) {
+        *lock(&self.session.log_level) = Some(level);
+    }
+}
+
+/// Why [`ToolboxServer::update`] changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateError<E> {
+    /// The change itself failed.
+    #[error("the change failed: {0}")]
+    Change(E),
+    /// A tool's entry rmcp's model refuses.
+    #[error(transparent)]
+    Serve(ServeError),
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// 64 bytes no one outside this process can guess: SipHash outputs under std's per-process
+/// random keys (seeded from the operating system), mixed with the time and the process id.
+fn random_key() -> Vec<u8> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut key = Vec::with_capacity(64);
+    for i in 0..8_u64 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(i);
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        hasher.write_u32(std::process::id());
+        key.extend_from_slice(&hasher.finish().to_le_bytes());
+    }
+    key
 }
 
 /// Converts a result into rmcp's model by moving what it holds: the `structuredContent` value and
@@ -192,17 +458,324 @@ fn unknown_tool(UnknownTool { name }: UnknownTool) -> ErrorData {
     )
 }
 
+/// What an input-required result's `requestState` holds: the tool it is for and the answers the
+/// tool has used so far, sealed (HMAC) so that a changed state is refused.
+#[derive(Serialize, Deserialize)]
+struct SavedState {
+    tool: String,
+    answers: Map<String, Value>,
+}
+
+/// The request's level for log lines: its own `io.modelcontextprotocol/logLevel` (2026-07-28),
+/// else the session's `logging/setLevel`.
+fn level_of(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+fn request_info(context: &RequestContext<RoleServer>) -> RequestInfo {
+    let object = |value: serde_json::Result<Value>| match value {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    RequestInfo {
+        id: serde_json::to_value(&context.id).ok(),
+        meta: object(serde_json::to_value(&context.meta)).unwrap_or_default(),
+        protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
+        client_capabilities: context
+            .client_capabilities()
+            .and_then(|c| object(serde_json::to_value(c))),
+    }
+}
+
+/// Input-required results exist from protocol 2026-07-28 on.
+fn uses_input_required(info: &RequestInfo) -> bool {
+    info.protocol_version
+        .as_deref()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// Notifications go to the client through rmcp's peer; client requests too (protocol 2025-x) or
+/// into an input-required result (2026-07-28).
+struct Live {
+    context: RequestContext<RoleServer>,
+    min_level: Option<LogLevel>,
+    /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
+    input: Option<Arc<Input>>,
+}
+
+#[derive(Default)]
+struct Input {
+    /// The answers this call may use: the sealed state's and the client's `inputResponses`.
+    answers: Map<String, Value>,
+    /// The answers the tool used, which go into the next `requestState`.
+    used: Mutex<Map<String, Value>>,
+    /// The requests the tool is waiting on.
+    pending: Mutex<Vec<(String, ClientRequest)>>,
+    waiting: tokio::sync::Notify,
+}
+
+fn failed(e: impl std::fmt::Display) -> ClientRequestError {
+    ClientRequestError::Failed(e.to_string())
+}
+
+fn invalid_request(e: impl std::fmt::Display) -> ClientRequestError {
+    ClientRequestError::InvalidResponse(format!("rmcp's model refuses the request: {e}"))
+}
+
+impl Live {
+    async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
+        let peer = &self.context.peer;
+        let answer = match request.capability {
+            Capability::Elicitation => {
+                let params = serde_json::from_value(request.params).map_err(invalid_request)?;
+                serde_json::to_value(peer.create_elicitation(params).await.map_err(failed)?)
+            }
+            Capability::Sampling => {
+                let params = serde_json::from_value(request.params).map_err(invalid_request)?;
+                let answer = peer.create_message(params).await.map_err(failed)?;
+                serde_json::to_value(answer)
+            }
+            Capability::Roots => serde_json::to_value(peer.list_roots().await.map_err(failed)?),
+        };
+        answer.map_err(|e| ClientRequestError::InvalidResponse(e.to_string()))
+    }
+}
+
+impl Channel for Live {
+    fn progress(
+        &self,
+        token: Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> BoxFuture<'_, ()> {
+        let params = serde_json::from_value::<ProgressNotificationParam>(
+            serde_json::json!({"progressToken": token, "progress": progress, "total": total, "message": message}),
+        );
+        Box::pin(async move {
+            // A notification that cannot be sent (the client left) loses nothing the tool needs.
+            if let Ok(params) = params {
+                let _ = self.context.peer.notify_progress(params).await;
+            }
+        })
+    }
+
+    fn min_level(&self) -> Option<LogLevel> {
+        self.min_level
+    }
+
+    fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {
+        let params = serde_json::from_value::<LoggingMessageNotificationParam>(
+            serde_json::json!({"level": level, "data": data}),
+        );
+        Box::pin(async move {
+            if let Ok(params) = params {
+                let _ = self.context.peer.notify_logging_message(params).await;
+            }
+        })
+    }
+
+    fn request(
+        &self,
+        key: String,
+        request: ClientRequest,
+    ) -> BoxFuture<'_, Result<Value, ClientRequestError>> {
+        let Some(input) = &self.input else {
+            return Box::pin(self.send(request));
+        };
+        if let Some(answer) = input.answers.get(&key) {
+            lock(&input.used).insert(key, answer.clone());
+            return Box::pin(std::future::ready(Ok(answer.clone())));
+        }
+        lock(&input.pending).push((key, request));
+        input.waiting.notify_one();
+        // The call ends here: the server answers with the input-required result and drops this
+        // future; the tool runs again when the client comes back with the answer.
+        Box::pin(std::future::pending())
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.context.ct.is_cancelled()
+    }
+
+    fn cancelled(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.context.ct.cancelled())
+    }
+}
+
+fn input_request(request: ClientRequest) -> Result<InputRequest, serde_json::Error> {
+    let ClientRequest { capability, params } = request;
+    let wire = serde_json::json!({"method": capability.method(), "params": params});
+    Ok(match capability {
+        Capability::Elicitation => InputRequest::Elicitation(serde_json::from_value(wire)?),
+        Capability::Sampling => InputRequest::CreateMessage(serde_json::from_value(wire)?),
+        Capability::Roots => InputRequest::ListRoots(serde_json::from_value(wire)?),
+    })
+}
+
+impl ToolboxServer {
+    /// Serves one `tools/call`: what [`ServerHandler::call_tool`] does, for handlers of your own
+    /// that delegate to it.
+    async fn serve_call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        input_responses: Option<InputResponses>,
+        request_state: Option<String>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let snapshot = self.snapshot();
+        let info = request_info(&context);
+        let min_level = context
+            .meta
+            .log_level()
+            .map(level_of)
+            .or(*lock(&self.session.log_level));
+        let input = if uses_input_required(&info) {
+            Some(Arc::new(self.answers(
+                name,
+                input_responses,
+                request_state,
+            )?))
+        } else {
+            None
+        };
+        let ct = context.ct.clone();
+        let live = Live {
+            context,
+            min_level,
+            input: input.clone(),
+        };
+        let tool_context = ToolContext::new(info, Box::new(live));
+        let arguments = arguments.map_or(Value::Null, Value::Object);
+        let call = snapshot
+            .toolbox
+            .call_tool_with(name, arguments, tool_context.clone());
+        let waiting = async {
+            match &input {
+                Some(input) => input.waiting.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        let outcome = tokio::select! {
+            biased;
+            outcome = call => outcome,
+            () = waiting => {
+                tool_context.finish();
+                return self.input_required(name, input.as_deref().unwrap_or(&Input::default()));
+            }
+            () = ct.cancelled() => {
+                tool_context.finish();
+                return Err(cancelled(name));
+            }
+        };
+        match outcome {
+            Ok(result) => Ok(to_rmcp_result(result).into()),
+            Err(unknown) => Err(unknown_tool(unknown)),
+        }
+    }
+
+    /// The answers a 2026-07-28 call may use: those sealed in its `requestState` (refused if the
+    /// seal does not hold or is for another tool) and its `inputResponses` (each an object, the
+    /// client's result).
+    fn answers(
+        &self,
+        name: &str,
+        input_responses: Option<InputResponses>,
+        request_state: Option<String>,
+    ) -> Result<Input, ErrorData> {
+        let mut answers = Map::new();
+        if let Some(state) = request_state {
+            let saved: SavedState = self.shared.codec.open_json(&state).map_err(|e| {
+                ErrorData::invalid_params(
+                    format!("the `requestState` failed its integrity check ({e}); call the tool again without it"),
+                    None,
+                )
+            })?;
+            if saved.tool != name {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "the `requestState` is for tool `{}`, not `{name}`",
+                        quote(&saved.tool)
+                    ),
+                    None,
+                ));
+            }
+            answers = saved.answers;
+        }
+        for (key, answer) in input_responses.unwrap_or_default() {
+            if !answer.is_object() {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "`inputResponses.{}` must be the client's result, an object; got {}",
+                        quote(&key),
+                        describe(&answer)
+                    ),
+                    None,
+                ));
+            }
+            answers.insert(key, answer);
+        }
+        Ok(Input {
+            answers,
+            ..Input::default()
+        })
+    }
+
+    /// The input-required result for a call waiting on client requests.
+    fn input_required(&self, name: &str, input: &Input) -> Result<CallToolResponse, ErrorData> {
+        let mut requests = InputRequests::new();
+        for (key, request) in std::mem::take(&mut *lock(&input.pending)) {
+            let request = input_request(request).map_err(|e| {
+                ErrorData::internal_error(
+                    format!("tool `{name}` asked the client something rmcp's model refuses: {e}"),
+                    None,
+                )
+            })?;
+            requests.insert(key, request);
+        }
+        let state = SavedState {
+            tool: name.to_owned(),
+            answers: std::mem::take(&mut *lock(&input.used)),
+        };
+        let sealed = self
+            .shared
+            .codec
+            .seal_json(&state)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(InputRequiredResult::new(Some(requests), Some(sealed)).into())
+    }
+}
+
 impl ServerHandler for ToolboxServer {
     fn get_info(&self) -> ServerConfig {
-        self.inner.info.clone()
+        self.shared.info.clone()
     }
 
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+        let mut result = ListToolsResult::with_all_items(self.snapshot().tools.clone());
+        if context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        {
+            let hints = *lock(&self.shared.cache);
+            result.ttl_ms = Some(hints.ttl_ms);
+            result.cache_scope = Some(hints.scope);
+        }
+        Ok(result)
     }
 
     /// Runs the tool until it finishes or the client cancels the request
@@ -213,16 +786,29 @@ impl ServerHandler for ToolboxServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let call = self.inner.toolbox.call_tool(&request.name, arguments);
-        let outcome = tokio::select! {
-            outcome = call => outcome,
-            () = context.ct.cancelled() => return Err(cancelled(&request.name)),
-        };
-        match outcome {
-            Ok(result) => Ok(to_rmcp_result(result).into()),
-            Err(unknown) => Err(unknown_tool(unknown)),
-        }
+        self.serve_call(
+            &request.name,
+            request.arguments,
+            request.input_responses,
+            request.request_state,
+            context,
+        )
+        .await
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.set_log_level(level_of(request.level));
+        Ok(())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut peers = lock(&self.shared.peers);
+        peers.retain(|peer| !peer.is_transport_closed());
+        peers.push(context.peer);
     }
 
     /// rmcp parses a `tools/call` whose `arguments` is not an object (an array, a string, a
@@ -258,7 +844,7 @@ impl ServerHandler for ToolboxServer {
             ));
         };
         let arguments = params.remove("arguments").unwrap_or(Value::Null);
-        match self.inner.toolbox.call_tool(&name, arguments).await {
+        match self.snapshot().toolbox.call_tool(&name, arguments).await {
             Ok(result) => serde_json::to_value(to_rmcp_result(result))
                 .map(CustomResult)
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
@@ -267,6 +853,10 @@ impl ServerHandler for ToolboxServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.inner.tools.iter().find(|t| t.name == name).cloned()
+        self.snapshot()
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
     }
 }

@@ -359,6 +359,8 @@ pub struct ToolCall<'a> {
     pub options: &'a ResultOptions,
     /// The toolbox's state.
     pub state: &'a State,
+    /// The call's context: progress, cancellation, logging, client requests.
+    pub context: crate::context::ToolContext,
 }
 
 impl<'a> ToolCall<'a> {

@@ -3,11 +3,13 @@
 use std::any::Any;
 use std::collections::{BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
 use crate::build::enforce_ceiling;
+use crate::context::ToolContext;
 use crate::encode::MAX_DEPTH;
 use crate::message::{describe, quote};
 use crate::options::ResultOptions;
@@ -100,14 +102,15 @@ fn validate_tool_name(name: &str) -> Result<(), RegistrationError> {
     }
 }
 
+#[derive(Clone)]
 struct Registered {
-    tool: Box<dyn Tool>,
+    tool: Arc<dyn Tool>,
     options: ResultOptions,
     /// The argument names the input schema allows, when it refuses any other.
     known_arguments: Option<BTreeSet<String>>,
     /// The advertised `outputSchema` and its validator, for the result self-check.
     #[cfg(feature = "self-check")]
-    check: Option<SelfCheck>,
+    check: Option<Arc<SelfCheck>>,
 }
 
 /// A tool's advertised `outputSchema`, and its validator, compiled once: at registration when the
@@ -155,7 +158,7 @@ const MAX_LISTED_PROBLEMS: usize = 8;
 /// assert_eq!(result.structured_content, Some(serde_json::json!({"result": 5})));
 /// # });
 /// ```
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Toolbox {
     defaults: ServerDefaults,
     max_result_bytes: Option<usize>,
@@ -263,10 +266,10 @@ impl Toolbox {
     /// `structuredContent`, or state the tool needs and the toolbox lacks.
     pub fn register(&mut self, tool: impl Tool) -> Result<&mut Self, RegistrationError> {
         // Everything but the boxing is one non-generic function, not one copy per tool.
-        self.register_boxed(Box::new(tool))
+        self.register_shared(Arc::new(tool))
     }
 
-    fn register_boxed(&mut self, tool: Box<dyn Tool>) -> Result<&mut Self, RegistrationError> {
+    fn register_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, RegistrationError> {
         let declaration = tool.declaration();
         let name = declaration.name.to_string();
         validate_tool_name(&name)?;
@@ -309,9 +312,11 @@ impl Toolbox {
         let check = output
             .as_ref()
             .filter(|_| resolved.include_output_schema)
-            .map(|o| SelfCheck {
-                schema: o.schema.clone(),
-                validator: std::sync::OnceLock::new(),
+            .map(|o| {
+                Arc::new(SelfCheck {
+                    schema: o.schema.clone(),
+                    validator: std::sync::OnceLock::new(),
+                })
             });
         #[cfg(feature = "self-check")]
         if self.checks_results()
@@ -347,6 +352,25 @@ impl Toolbox {
         Ok(self)
     }
 
+    /// Removes the tool `name`; whether there was one.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox};
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(hello::tool()).unwrap();
+    /// assert!(toolbox.remove("hello"));
+    /// assert!(toolbox.list_tools().is_empty());
+    /// ```
+    pub fn remove(&mut self, name: &str) -> bool {
+        self.definitions.retain(|d| d.name != name);
+        self.tools.remove(name).is_some()
+    }
+
     /// The `tools/list` entries, sorted by name. Built at registration; nothing is computed here.
     pub fn list_tools(&self) -> &[ToolDefinition] {
         &self.definitions
@@ -362,6 +386,34 @@ impl Toolbox {
     /// # Errors
     /// Only an unknown tool, which MCP answers with a JSON-RPC error rather than a result.
     pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<ToolResult, UnknownTool> {
+        self.call_tool_with(name, arguments, ToolContext::detached())
+            .await
+    }
+
+    /// Calls the tool `name` like [`call_tool`](Self::call_tool), with `context` as its
+    /// [`ToolContext`]: a [`Recording`](crate::context::Recording) in tests, or a context
+    /// [`ToolboxServer`](crate::ToolboxServer) built for a served request. The context is
+    /// marked finished when the result exists, so nothing is sent for the call after it.
+    ///
+    /// # Errors
+    /// Only an unknown tool.
+    pub async fn call_tool_with(
+        &self,
+        name: &str,
+        arguments: Value,
+        context: ToolContext,
+    ) -> Result<ToolResult, UnknownTool> {
+        let result = self.run(name, arguments, context.clone()).await;
+        context.finish();
+        result
+    }
+
+    async fn run(
+        &self,
+        name: &str,
+        arguments: Value,
+        context: ToolContext,
+    ) -> Result<ToolResult, UnknownTool> {
         let Some(registered) = self.tools.get(name) else {
             return Err(UnknownTool {
                 name: name.to_owned(),
@@ -403,6 +455,7 @@ impl Toolbox {
             arguments,
             options,
             state: &self.state,
+            context,
         };
         let outcome = AssertUnwindSafe(registered.tool.call(call))
             .catch_unwind()
