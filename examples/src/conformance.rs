@@ -1,8 +1,31 @@
-//! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`.
+//! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`, served by a
+//! handler of its own that adds a prompt and a resource.
 
+// rmcp 3.11 marks logging deprecated (SEP-2577, a proposal); every released MCP version has it.
+#![allow(deprecated)]
+
+use std::time::Duration;
+
+use mcp_tool_runtime::ToolboxServer;
+use mcp_tool_runtime::context::{
+    Capability, ClientRequestError, Elicitation, LogLevel, SamplingRequest, ToolContext,
+};
 use mcp_tool_runtime::{
     Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_tool,
 };
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    Prompt, PromptMessage, PromptsCapability, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents as RmcpResourceContents, ResourcesCapability,
+    Role, ServerConfig, SetLevelRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 const RED_PIXEL: &[u8] = include_bytes!("../assets/red-pixel.png");
 const BEEP: &[u8] = include_bytes!("../assets/beep.wav");
@@ -58,10 +81,308 @@ pub fn test_error_handling() -> Result<(), String> {
     Err("This tool intentionally returns an error for testing".into())
 }
 
+/// Reports progress 0, 50 and 100 out of 100, 50 ms apart.
+#[mcp_tool(content = blocks)]
+pub async fn test_tool_with_progress(ctx: &ToolContext) -> Vec<Content> {
+    for (i, done) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+        if i > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ctx.progress(done, Some(100.0)).await;
+    }
+    vec![Content::text("Progress test completed")]
+}
+
+/// Sends three log lines at info level, 50 ms apart.
+#[mcp_tool(content = blocks)]
+pub async fn test_tool_with_logging(ctx: &ToolContext) -> Vec<Content> {
+    for (i, line) in [
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ctx.log(LogLevel::Info, line).await;
+    }
+    vec![Content::text("Logging test completed")]
+}
+
+/// Asks the client's model to answer `prompt`.
+#[mcp_tool(content = blocks)]
+pub async fn test_sampling(
+    ctx: &ToolContext,
+    #[arg(description = "The prompt to send to the LLM")] prompt: String,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx
+        .sample("answer", SamplingRequest::new(prompt, 100))
+        .await?;
+    Ok(vec![Content::text(format!(
+        "LLM response: {}",
+        answer.text().unwrap_or_default()
+    ))])
+}
+
+/// The form `test_elicitation` asks the user to fill in.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Contact {
+    /// User's response
+    pub username: String,
+    /// User's email address
+    pub email: String,
+}
+
+/// Asks the user for a username and an email address, showing `message`.
+#[mcp_tool(content = blocks)]
+pub async fn test_elicitation(
+    ctx: &ToolContext,
+    #[arg(description = "The message to show the user")] message: String,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let text = match ctx.elicit::<Contact>("contact", message).await? {
+        Elicitation::Accepted(contact) => format!(
+            "User response: <action: accept, content: {}>",
+            serde_json::to_string(&contact).unwrap_or_default()
+        ),
+        Elicitation::Declined => "User response: <action: decline>".to_owned(),
+        Elicitation::Cancelled => "User response: <action: cancel>".to_owned(),
+    };
+    Ok(vec![Content::text(text)])
+}
+
+/// An address, defined once in `$defs` with an anchor.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "address", extend("$anchor" = "addressDef"))]
+pub struct Address {
+    /// The street.
+    pub street: Option<String>,
+    /// The city.
+    pub city: Option<String>,
+}
+
+/// How to reach someone.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ContactMethod {
+    /// By phone.
+    Phone,
+    /// By email.
+    Email,
+}
+
+/// A contact form whose rules JSON Schema 2020-12 states: a phone or an email is required, and
+/// the one `contactMethod` names.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(extend(
+    "$schema" = "https://json-schema.org/draft/2020-12/schema",
+    "allOf" = [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if" = {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then" = {"required": ["phone"]},
+    "else" = {"required": ["email"]}
+))]
+pub struct ContactForm {
+    /// The name.
+    pub name: Option<String>,
+    /// The address.
+    pub address: Option<Address>,
+    /// How to reach them.
+    pub contact_method: Option<ContactMethod>,
+    /// The phone number.
+    pub phone: Option<String>,
+    /// The email address.
+    pub email: Option<String>,
+}
+
+/// Tool with JSON Schema 2020-12 features
+#[mcp_tool(content = blocks)]
+pub fn json_schema_2020_12_tool(#[args] form: ContactForm) -> Vec<Content> {
+    vec![Content::text(format!("Received {form:?}"))]
+}
+
+/// A name, asked for by the input-required tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Name {
+    /// The name.
+    pub name: String,
+}
+
+/// A confirmation.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Confirm {
+    /// Whether it is confirmed.
+    pub ok: bool,
+}
+
+/// A favourite colour.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Color {
+    /// The colour.
+    pub color: String,
+}
+
+fn greeting(answer: Elicitation<Name>) -> String {
+    match answer {
+        Elicitation::Accepted(Name { name }) => format!("Hello, {name}!"),
+        _ => "Hello, stranger!".to_owned(),
+    }
+}
+
+/// Asks the user's name, then greets them.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_elicitation(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx
+        .elicit::<Name>("user_name", "What is your name?")
+        .await?;
+    Ok(vec![Content::text(greeting(answer))])
+}
+
+/// Asks the client's model for the capital of France.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_sampling(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let request = SamplingRequest::new("What is the capital of France?", 100);
+    let answer = ctx.sample("capital_question", request).await?;
+    Ok(vec![Content::text(format!(
+        "The model says: {}",
+        answer.text().unwrap_or_default()
+    ))])
+}
+
+/// Lists the client's roots.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_list_roots(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let roots = ctx.list_roots("client_roots").await?;
+    let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+    Ok(vec![Content::text(format!(
+        "Client roots: {}",
+        uris.join(", ")
+    ))])
+}
+
+async fn confirm(ctx: &ToolContext) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx.elicit::<Confirm>("confirm", "Please confirm").await?;
+    let ok = matches!(answer, Elicitation::Accepted(Confirm { ok: true }));
+    // The answer came back with a `requestState` the server sealed and verified.
+    Ok(vec![Content::text(format!("state-ok: confirmed = {ok}"))])
+}
+
+/// Asks for a confirmation; the answer comes back with the sealed request state.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_request_state(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    confirm(ctx).await
+}
+
+/// Asks for a confirmation; a tampered request state is refused.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_tampered_state(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    confirm(ctx).await
+}
+
+/// Asks for a name, a greeting from the model and the roots, all at once.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_multiple_inputs(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let (name, greeting_text, roots) = tokio::join!(
+        ctx.elicit::<Name>("user_name", "What is your name?"),
+        ctx.sample("greeting", SamplingRequest::new("Generate a greeting", 50)),
+        ctx.list_roots("client_roots"),
+    );
+    Ok(vec![Content::text(format!(
+        "{} The model says: {}. Roots: {}",
+        greeting(name?),
+        greeting_text?.text().unwrap_or_default(),
+        roots?.len()
+    ))])
+}
+
+/// Asks for a name, then a favourite colour: two rounds.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_multi_round(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let name = ctx
+        .elicit::<Name>("step1", "Step 1: What is your name?")
+        .await?;
+    let color = ctx
+        .elicit::<Color>("step2", "Step 2: What is your favorite color?")
+        .await?;
+    let color = color
+        .accepted()
+        .map_or_else(|| "no colour".to_owned(), |c| c.color);
+    Ok(vec![Content::text(format!(
+        "{} You like {color}.",
+        greeting(name)
+    ))])
+}
+
+/// Asks only what the client can answer: sampling and elicitation, each if declared.
+#[mcp_tool(content = blocks)]
+pub async fn test_input_required_result_capabilities(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let (name, answer) = tokio::join!(
+        ctx.elicit::<Name>("user_name", "What is your name?"),
+        ctx.sample(
+            "capital_question",
+            SamplingRequest::new("What is the capital of France?", 100)
+        ),
+    );
+    let describe = |supported: Option<bool>, what: String| match supported {
+        Some(false) => "not asked (capability not declared)".to_owned(),
+        _ => what,
+    };
+    let name = match name {
+        Err(ClientRequestError::NotSupported(_)) => None,
+        other => Some(greeting(other?)),
+    };
+    let answer = match answer {
+        Err(ClientRequestError::NotSupported(_)) => None,
+        other => Some(other?.text().unwrap_or_default().to_owned()),
+    };
+    Ok(vec![Content::text(format!(
+        "elicitation: {}; sampling: {}",
+        describe(
+            ctx.client_supports(Capability::Elicitation),
+            name.unwrap_or_default()
+        ),
+        describe(
+            ctx.client_supports(Capability::Sampling),
+            answer.unwrap_or_default()
+        ),
+    ))])
+}
+
 /// The conformance toolbox.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
     toolbox
+        .register(test_tool_with_progress::tool())?
+        .register(test_tool_with_logging::tool())?
+        .register(test_sampling::tool())?
+        .register(test_elicitation::tool())?
+        .register(json_schema_2020_12_tool::tool())?
+        .register(test_input_required_result_elicitation::tool())?
+        .register(test_input_required_result_sampling::tool())?
+        .register(test_input_required_result_list_roots::tool())?
+        .register(test_input_required_result_request_state::tool())?
+        .register(test_input_required_result_tampered_state::tool())?
+        .register(test_input_required_result_multiple_inputs::tool())?
+        .register(test_input_required_result_multi_round::tool())?
+        .register(test_input_required_result_capabilities::tool())?
         .register(test_simple_text::tool())?
         .register(test_image_content::tool())?
         .register(test_audio_content::tool())?
@@ -69,4 +390,153 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(test_multiple_content_types::tool())?
         .register(test_error_handling::tool())?;
     Ok(toolbox)
+}
+
+/// The conformance server: an rmcp handler of its own, with a prompt and a resource, that serves
+/// the `#[mcp_tool]` tools by delegating to a [`ToolboxServer`]: two lines for the tools, one for
+/// `logging/setLevel`, one to tell the tools' sessions apart.
+#[derive(Clone)]
+pub struct ConformanceServer {
+    tools: ToolboxServer,
+}
+
+impl ConformanceServer {
+    /// The server, with the conformance toolbox.
+    pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ConformanceServer {
+            tools: ToolboxServer::new(toolbox()?)?,
+        })
+    }
+}
+
+const PROMPT: &str = "test_input_required_result_prompt";
+const RESOURCE: &str = "test://static-text";
+
+impl ServerHandler for ConformanceServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = self.tools.get_info();
+        info.capabilities.prompts = Some(PromptsCapability::default());
+        info.capabilities.resources = Some(ResourcesCapability::default());
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.tools.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.tools.call_tool(request, context).await
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.set_level(request, context).await
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.tools.on_initialized(context).await;
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            PROMPT,
+            Some("A prompt that asks the user for its context first"),
+            None,
+        )]))
+    }
+
+    /// Asks the user for the prompt's context (an input-required result), then returns the prompt.
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt `{}`", request.name),
+                None,
+            ));
+        }
+        let answer = request
+            .input_responses
+            .as_ref()
+            .and_then(|answers| answers.get("user_context"))
+            .and_then(|answer| answer.get("content"))
+            .and_then(|content| content.get("context"))
+            .and_then(Value::as_str);
+        if let Some(context) = answer {
+            let message = PromptMessage::new_text(
+                Role::User,
+                format!("Answer with this context in mind: {context}"),
+            );
+            return Ok(GetPromptResult::new(vec![message]).into());
+        }
+        let ask = serde_json::from_value(serde_json::json!({
+            "method": "elicitation/create",
+            "params": {
+                "message": "What context should the prompt use?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"context": {"type": "string"}},
+                    "required": ["context"]
+                }
+            }
+        }))
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let requests =
+            InputRequests::from([("user_context".to_owned(), InputRequest::Elicitation(ask))]);
+        Ok(InputRequiredResult::from_input_requests(requests).into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            RESOURCE,
+            "static-text",
+        )]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != RESOURCE {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource `{}`", request.uri),
+                None,
+            ));
+        }
+        Ok(ReadResourceResult::new(vec![RmcpResourceContents::text(
+            "This is a static text resource.",
+            RESOURCE,
+        )])
+        .into())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(Vec::new()))
+    }
 }

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use mcp_tool_runtime::http::HttpGuard;
 use mcp_tool_runtime::{Toolbox, ToolboxServer, wire};
-use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ServerHandler, ServiceExt};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -18,9 +18,13 @@ pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
 /// Serves `toolbox` over stdio until the client closes it, answering every request (even one
 /// that cannot be read) through this crate's `LineTransport`.
 pub async fn stdio(toolbox: Toolbox) -> Result<(), BoxError> {
-    let server = ToolboxServer::new(toolbox)?;
+    stdio_handler(ToolboxServer::new(toolbox)?).await
+}
+
+/// Serves any rmcp handler over stdio, like [`stdio`].
+pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> {
     let transport = wire::stdio().max_message_bytes(MAX_MESSAGE_BYTES);
-    server.serve(transport).await?.waiting().await?;
+    handler.serve(transport).await?.waiting().await?;
     Ok(())
 }
 
@@ -28,7 +32,14 @@ pub async fn stdio(toolbox: Toolbox) -> Result<(), BoxError> {
 ///
 /// Prints `listening on http://ADDR/mcp` once the socket is bound.
 pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
-    let server = ToolboxServer::new(toolbox)?;
+    http_handler(ToolboxServer::new(toolbox)?, addr).await
+}
+
+/// Serves any rmcp handler over Streamable HTTP, like [`http`]: one clone per session.
+pub async fn http_handler(
+    server: impl ServerHandler + Clone,
+    addr: SocketAddr,
+) -> Result<(), BoxError> {
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
