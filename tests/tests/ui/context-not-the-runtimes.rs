@@ -1,0 +1,16 @@
+use mcp_tool_runtime::mcp_tool;
+
+/// The user's own type, which happens to share the name.
+pub struct ToolContext;
+
+/// Counts.
+#[mcp_tool]
+fn count(ctx: ToolContext, n: u32) -> u32 {
+    let _ = ctx;
+    n
+}
+
+fn main() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    let _ = toolbox.register(count::tool());
+}
