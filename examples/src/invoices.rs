@@ -2,8 +2,10 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
-use mcp_tool_runtime::{RegistrationError, ResourceLink, Toolbox, mcp_tool};
+use mcp_tool_runtime::context::{ClientRequestError, Elicitation, LogLevel, SamplingRequest};
+use mcp_tool_runtime::{RegistrationError, ResourceLink, ToolContext, Toolbox, mcp_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -246,6 +248,134 @@ pub fn format_invoice(#[state] store: &Store, number: String) -> Result<String, 
     ))
 }
 
+/// What `audit_invoices` found.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AuditReport {
+    /// How many invoices were checked.
+    pub checked: usize,
+    /// The invoices still open.
+    pub open: Vec<String>,
+}
+
+/// Audit every invoice, one at a time (slowly: `delay_ms` per invoice, 200 by default).
+/// Reports progress per invoice, logs what it finds, and stops as soon as the client cancels.
+#[mcp_tool(annotations(read_only))]
+pub async fn audit_invoices(
+    ctx: &ToolContext,
+    #[state] store: &Store,
+    #[arg(description = "Milliseconds to spend on each invoice.")] delay_ms: Option<u64>,
+) -> Result<AuditReport, String> {
+    let invoices: Vec<Invoice> = {
+        let invoices = store.invoices.lock().unwrap_or_else(|e| e.into_inner());
+        invoices.values().cloned().collect()
+    };
+    let total = invoices.len() as f64;
+    let delay = Duration::from_millis(delay_ms.unwrap_or(200));
+    let mut open = Vec::new();
+    for (i, invoice) in invoices.iter().enumerate() {
+        // Served, a cancelled call is dropped at its next await anyway; selecting on
+        // `cancelled()` is for work that must stop cleanly, or that runs outside the call.
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = ctx.cancelled() => return Err("the audit was cancelled".into()),
+        }
+        ctx.log(LogLevel::Debug, format!("checked {}", invoice.number))
+            .await;
+        if invoice.status == Status::Open {
+            ctx.log(
+                LogLevel::Warning,
+                format!("{} is still open", invoice.number),
+            )
+            .await;
+            open.push(invoice.number.clone());
+        }
+        ctx.progress_with_message(
+            (i + 1) as f64,
+            Some(total),
+            format!("checked {}", invoice.number),
+        )
+        .await;
+    }
+    ctx.log(
+        LogLevel::Info,
+        format!("audited {} invoices", invoices.len()),
+    )
+    .await;
+    Ok(AuditReport {
+        checked: invoices.len(),
+        open,
+    })
+}
+
+/// The form `send_reminder` asks the user to fill in.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReminderChoice {
+    /// Send the reminder?
+    pub send: bool,
+    /// A personal note to add.
+    pub note: Option<String>,
+}
+
+/// What `send_reminder` did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Reminder {
+    /// The invoice.
+    pub number: String,
+    /// Whether it was sent.
+    pub sent: bool,
+    /// Its text.
+    pub text: String,
+}
+
+/// Remind a customer of an open invoice: asks the user to confirm (elicitation), and has the
+/// client's model draft the text (sampling) when the client offers one.
+#[mcp_tool]
+pub async fn send_reminder(
+    ctx: &ToolContext,
+    #[state] store: &Store,
+    number: String,
+) -> Result<Reminder, String> {
+    let invoice = store.get(&number).map_err(|e| e.to_string())?;
+    let choice = ctx
+        .elicit::<ReminderChoice>(
+            "confirm",
+            format!(
+                "Send {} a reminder for {}?",
+                invoice.customer, invoice.number
+            ),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let Elicitation::Accepted(ReminderChoice { send: true, note }) = choice else {
+        return Ok(Reminder {
+            number,
+            sent: false,
+            text: String::new(),
+        });
+    };
+    let prompt = format!(
+        "Write a one-sentence, polite payment reminder to {} for invoice {} ({} cents).",
+        invoice.customer, invoice.number, invoice.total_cents
+    );
+    let draft = match ctx.sample("draft", SamplingRequest::new(prompt, 200)).await {
+        Ok(message) => message.text().unwrap_or_default().to_owned(),
+        Err(ClientRequestError::NotSupported(_)) => format!(
+            "Dear {}, invoice {} is still open.",
+            invoice.customer, invoice.number
+        ),
+        Err(e) => return Err(e.to_string()),
+    };
+    let text = match note {
+        Some(note) => format!("{draft} {note}"),
+        None => draft,
+    };
+    Ok(Reminder {
+        number,
+        sent: true,
+        text,
+    })
+}
+
 /// The invoices toolbox, with a seeded store.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
@@ -257,6 +387,8 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(mark_paid::tool())?
         .register(invoice_badge::tool())?
         .register(invoice_documents::tool())?
-        .register(format_invoice::tool())?;
+        .register(format_invoice::tool())?
+        .register(audit_invoices::tool())?
+        .register(send_reminder::tool())?;
     Ok(toolbox)
 }

@@ -141,9 +141,10 @@ fn tool_entries_convert_without_loss() {
 mod over_the_wire {
     //! Raw JSON-RPC lines through rmcp's own transport, as a client sends them.
 
+    use mcp_tool_runtime::context::{ClientRequestError, LogLevel};
     use mcp_tool_runtime::rmcp::ServiceExt;
     use mcp_tool_runtime::wire::LineTransport;
-    use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
+    use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
     use serde_json::{Value, json};
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 
@@ -151,6 +152,22 @@ mod over_the_wire {
     #[mcp_tool]
     fn add(a: i64, b: i64) -> i64 {
         a + b
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Name {
+        name: String,
+    }
+
+    /// Reports progress, logs at three levels, asks the user's name.
+    #[mcp_tool]
+    async fn chatty(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+        ctx.progress(1.0, Some(2.0)).await;
+        ctx.log(LogLevel::Debug, "debug line").await;
+        ctx.log(LogLevel::Info, "info line").await;
+        ctx.log(LogLevel::Warning, "warning line").await;
+        let name = ctx.elicit::<Name>("name", "Who are you?").await?;
+        Ok(name.accepted().map_or("nobody".to_owned(), |n| n.name))
     }
 
     /// Set when the future of `waits_forever` is dropped.
@@ -173,6 +190,16 @@ mod over_the_wire {
     struct Session {
         writer: WriteHalf<DuplexStream>,
         lines: tokio::io::Lines<BufReader<ReadHalf<DuplexStream>>>,
+        /// The answer to `initialize`, if the session was initialized.
+        init: Value,
+    }
+
+    fn server() -> ToolboxServer {
+        let mut toolbox = Toolbox::new();
+        toolbox.register(add::tool()).unwrap();
+        toolbox.register(waits_forever::tool()).unwrap();
+        toolbox.register(chatty::tool()).unwrap();
+        ToolboxServer::new(toolbox).unwrap()
     }
 
     impl Session {
@@ -182,11 +209,17 @@ mod over_the_wire {
 
         /// A session over this crate's `LineTransport`, reading messages up to `limit` bytes.
         async fn with_limit(limit: usize) -> Session {
+            Session::open(server(), limit, Some(json!({}))).await
+        }
+
+        /// A session with `handler`, initialized at 2025-11-25 with these client capabilities,
+        /// or not initialized at all (2026-07-28 requests carry everything in their `_meta`).
+        async fn open(
+            handler: ToolboxServer,
+            limit: usize,
+            capabilities: Option<Value>,
+        ) -> Session {
             let (client, server) = tokio::io::duplex(1 << 20);
-            let mut toolbox = Toolbox::new();
-            toolbox.register(add::tool()).unwrap();
-            toolbox.register(waits_forever::tool()).unwrap();
-            let handler = ToolboxServer::new(toolbox).unwrap();
             let (server_read, server_write) = tokio::io::split(server);
             let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
             tokio::spawn(async move {
@@ -197,13 +230,17 @@ mod over_the_wire {
             let mut session = Session {
                 writer,
                 lines: BufReader::new(reader).lines(),
+                init: Value::Null,
+            };
+            let Some(capabilities) = capabilities else {
+                return session;
             };
             let init = session
                 .request(json!({
                     "jsonrpc": "2.0", "id": 0, "method": "initialize",
                     "params": {
                         "protocolVersion": "2025-11-25",
-                        "capabilities": {},
+                        "capabilities": capabilities,
                         "clientInfo": {"name": "wire-test", "version": "0"}
                     }
                 }))
@@ -212,6 +249,7 @@ mod over_the_wire {
             session
                 .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
                 .await;
+            session.init = init;
             session
         }
 
@@ -438,5 +476,249 @@ mod over_the_wire {
         let answer = session.next().await;
         assert_eq!(answer["id"], 72, "only the next call's answer: {answer}");
         assert_eq!(answer["result"]["structuredContent"], json!({"result": 2}));
+    }
+
+    /// Reads messages until the response with `id`, returning what came before it and it.
+    async fn until_response(session: &mut Session, id: u64) -> (Vec<Value>, Value) {
+        let mut before = Vec::new();
+        loop {
+            let message = session.next().await;
+            if message["id"] == id && message.get("method").is_none() {
+                return (before, message);
+            }
+            before.push(message);
+        }
+    }
+
+    fn methods(messages: &[Value]) -> Vec<&str> {
+        messages
+            .iter()
+            .filter_map(|m| m["method"].as_str())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn progress_logging_at_the_set_level_and_elicitation_reach_a_2025_client() {
+        let mut session = Session::open(server(), 1 << 20, Some(json!({"elicitation": {}}))).await;
+        let capabilities = &session.init["result"]["capabilities"];
+        assert_eq!(capabilities["tools"]["listChanged"], true, "{capabilities}");
+        assert!(capabilities.get("logging").is_some(), "{capabilities}");
+        let set = session
+            .request(json!({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "info"}}))
+            .await;
+        assert!(set.get("result").is_some(), "{set}");
+        session
+            .send(json!({
+                "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "chatty", "arguments": {}, "_meta": {"progressToken": "p-2"}}
+            }))
+            .await;
+        let mut seen = Vec::new();
+        let ask = loop {
+            let message = session.next().await;
+            if message["method"] == "elicitation/create" {
+                break message;
+            }
+            seen.push(message);
+        };
+        assert_eq!(
+            methods(&seen),
+            [
+                "notifications/progress",
+                "notifications/message",
+                "notifications/message"
+            ]
+        );
+        assert_eq!(seen[0]["params"]["progressToken"], "p-2");
+        assert_eq!(seen[0]["params"]["progress"], 1.0);
+        assert_eq!(seen[0]["params"]["total"], 2.0);
+        assert_eq!(
+            seen[1]["params"],
+            json!({"level": "info", "data": "info line"})
+        );
+        assert_eq!(
+            seen[2]["params"],
+            json!({"level": "warning", "data": "warning line"})
+        );
+        assert_eq!(ask["params"]["message"], "Who are you?");
+        assert_eq!(
+            ask["params"]["requestedSchema"]["required"],
+            json!(["name"])
+        );
+        session
+            .send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"name": "Ada"}}}))
+            .await;
+        let (rest, answer) = until_response(&mut session, 2).await;
+        assert_eq!(rest, Vec::<Value>::new());
+        assert_eq!(
+            answer["result"]["structuredContent"],
+            json!({"result": "Ada"}),
+            "{answer}"
+        );
+    }
+
+    #[tokio::test]
+    async fn without_a_progress_token_or_the_capability_nothing_is_sent_and_the_error_says_why() {
+        let mut session = Session::open(server(), 1 << 20, Some(json!({}))).await;
+        session.send(call(3, "chatty", json!({}))).await;
+        let (before, answer) = until_response(&mut session, 3).await;
+        // No progress without a token; every level before the client sets one.
+        assert_eq!(
+            methods(&before),
+            [
+                "notifications/message",
+                "notifications/message",
+                "notifications/message"
+            ]
+        );
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("did not declare the `elicitation` capability"),
+            "{text}"
+        );
+    }
+
+    fn meta_2026(capabilities: Value) -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+            "io.modelcontextprotocol/clientInfo": {"name": "wire-test", "version": "0"}
+        })
+    }
+
+    fn call_2026(id: u64, name: &str, extra: Value) -> Value {
+        let mut params =
+            json!({"name": name, "arguments": {}, "_meta": meta_2026(json!({"elicitation": {}}))});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    }
+
+    #[tokio::test]
+    async fn at_2026_07_28_a_client_request_is_an_input_required_result_with_sealed_state() {
+        let mut session = Session::open(server(), 1 << 20, None).await;
+        let first = session.request(call_2026(10, "chatty", json!({}))).await;
+        let result = &first["result"];
+        assert_eq!(result["resultType"], "input_required", "{first}");
+        assert_eq!(
+            result["inputRequests"]["name"]["method"],
+            "elicitation/create"
+        );
+        assert_eq!(
+            result["inputRequests"]["name"]["params"]["message"],
+            "Who are you?"
+        );
+        let state = result["requestState"].as_str().unwrap().to_owned();
+
+        // Answered: the tool runs again from the start and completes.
+        let answer = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+        let done = session
+            .request(call_2026(
+                11,
+                "chatty",
+                json!({"inputResponses": answer, "requestState": state}),
+            ))
+            .await;
+        assert_eq!(
+            done["result"]["structuredContent"],
+            json!({"result": "Ada"}),
+            "{done}"
+        );
+
+        // A changed state is refused (-32602), naming the integrity check.
+        let tampered = session
+            .request(call_2026(
+                12,
+                "chatty",
+                json!({"inputResponses": answer, "requestState": format!("{state}x")}),
+            ))
+            .await;
+        assert_eq!(tampered["error"]["code"], -32602, "{tampered}");
+        assert!(
+            tampered["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("integrity")
+        );
+
+        // A state sealed for one tool does not unlock another.
+        let other = session
+            .request(call_2026(13, "add", json!({"requestState": state})))
+            .await;
+        assert_eq!(other["error"]["code"], -32602, "{other}");
+        assert!(
+            other["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("is for tool `chatty`")
+        );
+
+        // An answer that is not the client's result object is refused.
+        let bad = session
+            .request(call_2026(
+                14,
+                "chatty",
+                json!({"inputResponses": {"name": 7}}),
+            ))
+            .await;
+        assert_eq!(bad["error"]["code"], -32602, "{bad}");
+        assert!(
+            bad["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("inputResponses.name")
+        );
+    }
+
+    #[tokio::test]
+    async fn tools_list_carries_caching_hints_at_2026_07_28_only() {
+        let mut session = Session::open(server(), 1 << 20, None).await;
+        let modern = session
+            .request(json!({"jsonrpc": "2.0", "id": 20, "method": "tools/list", "params": {"_meta": meta_2026(json!({}))}}))
+            .await;
+        assert_eq!(modern["result"]["ttlMs"], 60_000, "{modern}");
+        assert_eq!(modern["result"]["cacheScope"], "public");
+        let mut legacy = Session::start().await;
+        let old = legacy
+            .request(json!({"jsonrpc": "2.0", "id": 21, "method": "tools/list"}))
+            .await;
+        assert!(old["result"].get("ttlMs").is_none(), "{old}");
+        assert!(old["result"].get("cacheScope").is_none(), "{old}");
+    }
+
+    #[tokio::test]
+    async fn a_changed_toolbox_is_served_and_announced() {
+        let served = server();
+        let mut session = Session::open(served.clone(), 1 << 20, Some(json!({}))).await;
+        // Let the server see `notifications/initialized` before the change.
+        session.assert_quiet_and_serving(30).await;
+        served
+            .update(|toolbox| {
+                toolbox.remove("add");
+                Ok::<_, std::convert::Infallible>(())
+            })
+            .await
+            .unwrap();
+        let notice = session.next().await;
+        assert_eq!(
+            notice["method"], "notifications/tools/list_changed",
+            "{notice}"
+        );
+        let listed = session
+            .request(json!({"jsonrpc": "2.0", "id": 31, "method": "tools/list"}))
+            .await;
+        let names: Vec<&str> = listed["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["chatty", "waits_forever"]);
+        let gone = session
+            .request(call(32, "add", json!({"a": 1, "b": 1})))
+            .await;
+        assert_eq!(gone["error"]["code"], -32602, "{gone}");
     }
 }
