@@ -604,14 +604,62 @@ impl ToolContext {
     }
 }
 
-/// `T`'s schema as an elicitation's `requestedSchema`.
+/// `T`'s schema as an elicitation's `requestedSchema`: MCP allows a flat object whose
+/// properties are strings, numbers, integers, booleans and enums, so what schemars writes for
+/// them is brought to that form (optional fields lose their `null`, enums are inlined from
+/// `$defs`, formats MCP does not list are dropped). A type that is not flat stays as it is, and
+/// the client request fails naming why.
 fn elicitation_schema<T: JsonSchema>() -> Value {
-    let schema = crate::schema::input_schema_of::<T>();
-    let mut schema = (*schema).clone();
-    // An elicitation schema has no `additionalProperties`: a form has only its fields.
+    let mut schema = (*crate::schema::input_schema_of::<T>()).clone();
     schema.remove("additionalProperties");
     schema.remove("$schema");
+    let defs = schema.remove("$defs");
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(property) = property {
+                flatten_property(property, defs.as_ref());
+            }
+        }
+    }
     Value::Object(schema)
+}
+
+/// One elicitation property, as MCP's primitive schemas allow it.
+fn flatten_property(property: &mut Map<String, Value>, defs: Option<&Value>) {
+    // `Option<T>`: `anyOf: [T, null]` or `type: [T, "null"]`.
+    if let Some(Value::Array(branches)) = property.get("anyOf").cloned() {
+        let mut kept = branches
+            .into_iter()
+            .filter(|b| b.get("type") != Some(&json!("null")));
+        if let (Some(Value::Object(only)), None) = (kept.next(), kept.next()) {
+            property.remove("anyOf");
+            for (key, value) in only {
+                property.entry(key).or_insert(value);
+            }
+        }
+    }
+    if let Some(Value::Array(types)) = property.get("type").cloned() {
+        let mut kept = types.into_iter().filter(|t| t != "null");
+        if let (Some(only), None) = (kept.next(), kept.next()) {
+            property.insert("type".to_owned(), only);
+        }
+    }
+    // An enum (or any named type) is referenced from `$defs`: inline it.
+    if let Some(Value::String(reference)) = property.remove("$ref") {
+        let target = reference
+            .strip_prefix("#/$defs/")
+            .and_then(|name| defs?.get(name));
+        if let Some(Value::Object(target)) = target {
+            for (key, value) in target {
+                property.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        flatten_property(property, defs);
+    }
+    let listed = |f: &Value| matches!(f.as_str(), Some("email" | "uri" | "date" | "date-time"));
+    if property.get("format").is_some_and(|f| !listed(f)) {
+        property.remove("format");
+    }
 }
 
 fn parse_elicitation<T: DeserializeOwned>(

@@ -24,7 +24,9 @@ from mcp.client.stdio import StdioServerParameters
 VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"]
 
 # Tools whose listing must carry an outputSchema, and whose results must carry structuredContent.
-STRUCTURED = {"get_invoice", "list_invoices", "create_invoice", "mark_paid", "invoice_documents"}
+STRUCTURED = {
+    "get_invoice", "list_invoices", "create_invoice", "mark_paid", "invoice_documents", "audit_invoices", "send_reminder",
+}
 # Tools that carry no structured output by design.
 UNSTRUCTURED = {"invoice_badge", "format_invoice"}
 
@@ -38,6 +40,7 @@ VALID_CALLS = [
     ("invoice_badge", {"number": "INV-1"}),
     ("invoice_documents", {"number": "INV-2"}),
     ("format_invoice", {"number": "INV-2"}),
+    ("audit_invoices", {"delay_ms": 0}),
 ]
 
 # (tool, arguments, words the error text must contain)
@@ -51,6 +54,8 @@ INVALID_CALLS = [
     ("create_invoice", {"customer": "G", "lines": [{"item": "x", "quantity": -1, "unit_cents": 1}]}, ["lines[0].quantity"]),
     ("mark_paid", {"number": "INV-404"}, ["no invoice numbered `INV-404`"]),
     ("invoice_badge", {"number": "INV-404"}, ["no invoice numbered"]),
+    ("send_reminder", {"number": "INV-404"}, ["no invoice numbered `INV-404`"]),
+    ("audit_invoices", {"delay_ms": -1}, ["invalid argument `delay_ms`"]),
 ]
 
 

@@ -11,7 +11,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const STRUCTURED = ['create_invoice', 'get_invoice', 'invoice_documents', 'list_invoices', 'mark_paid'];
+const STRUCTURED = [
+  'audit_invoices', 'create_invoice', 'get_invoice', 'invoice_documents', 'list_invoices', 'mark_paid', 'send_reminder',
+];
 const UNSTRUCTURED = ['format_invoice', 'invoice_badge'];
 
 const VALID_CALLS = [
@@ -24,6 +26,7 @@ const VALID_CALLS = [
   ['invoice_badge', { number: 'INV-2' }],
   ['invoice_documents', { number: 'INV-1' }],
   ['format_invoice', { number: 'INV-1' }],
+  ['audit_invoices', { delay_ms: 0 }],
 ];
 
 const INVALID_CALLS = [

@@ -175,6 +175,33 @@ fn python_sdk_calls_every_tool_over_stdio_at_every_protocol_version() {
     }
 }
 
+/// Progress, logging at the level the client set, cancellation, elicitation and sampling, with
+/// the Python SDK's own callbacks, at every protocol version (input-required results at
+/// 2026-07-28, server-to-client requests before).
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_receives_progress_logs_and_client_requests_and_cancels_at_every_protocol_version() {
+    let invoices = binaries().join("invoices");
+    let output = python_client(
+        "context_client.py",
+        &[invoices.as_os_str()],
+        Duration::from_secs(300),
+    );
+    for version in VERSIONS {
+        for what in [
+            "progress callback got one step per invoice",
+            "at level warning only the warning arrives",
+            "the cancelled audit stopped",
+            "the result carries the user's and the model's answers",
+        ] {
+            assert!(
+                output.contains(&format!("ok   [{version}] {what}")),
+                "[{version}] {what}: not checked"
+            );
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {

@@ -722,3 +722,57 @@ mod over_the_wire {
         assert_eq!(gone["error"]["code"], -32602, "{gone}");
     }
 }
+
+/// What `ToolContext::elicit` asks for, from Rust types of every primitive kind, is a schema
+/// rmcp's elicitation model accepts (MCP allows only flat objects of primitives).
+#[tokio::test]
+async fn elicitation_schemas_of_rust_types_are_accepted_by_rmcp() {
+    use mcp_tool_runtime::context::Recording;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum Size {
+        Small,
+        Large,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Form {
+        /// A name.
+        name: String,
+        note: Option<String>,
+        age: u8,
+        ratio: f64,
+        agree: bool,
+        size: Size,
+        maybe_size: Option<Size>,
+        count: Option<u32>,
+    }
+
+    let recording = Recording::new();
+    let _ = recording
+        .context()
+        .elicit::<Form>("form", "Fill this in")
+        .await;
+    let (_, request) = recording.requests().remove(0);
+    let parsed = serde_json::from_value::<mcp_tool_runtime::rmcp::model::ElicitRequestParams>(
+        request.params.clone(),
+    );
+    assert!(parsed.is_ok(), "{parsed:?}\n{:#}", request.params);
+    let schema = &request.params["requestedSchema"];
+    assert_eq!(schema["properties"]["note"]["type"], "string");
+    assert_eq!(
+        schema["properties"]["size"]["enum"],
+        serde_json::json!(["small", "large"])
+    );
+    assert_eq!(
+        schema["properties"]["maybe_size"]["enum"],
+        serde_json::json!(["small", "large"])
+    );
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["name", "age", "ratio", "agree", "size"])
+    );
+}
