@@ -5,9 +5,12 @@
 //!   `-- --demo` prints its `tools/list` and a `tools/call` of each tool.
 //! - `cargo run -p examples --bin conformance -- --http 127.0.0.1:8080`: the tools the official
 //!   MCP conformance suite calls.
+//! - `cargo run -p examples --bin composed`: an rmcp handler of its own (`#[tool_router]` tools,
+//!   a prompt, a resource) serving the invoices tools beside its own.
 //! - `cargo run -p examples --bin reliability`: a fast tool for load runs and three that
 //!   misbehave (panic, never return, return NaN).
 
+pub mod composed;
 pub mod conformance;
 pub mod demo;
 pub mod invoices;

@@ -8,12 +8,12 @@
 // every released MCP version, the conformance suite tests them, and tools use them.
 #![allow(deprecated)]
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ClientInfo, ContentBlock,
     CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ListToolsResult, LoggingLevel,
     LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
@@ -61,6 +61,7 @@ struct Shared {
     cache: Mutex<CacheHints>,
     codec: RequestStateCodec,
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    log_levels: LogLevels,
 }
 
 /// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
@@ -97,10 +98,32 @@ struct CacheHints {
     scope: CacheScope,
 }
 
-/// One session's own state: the log level its client set.
+/// The log levels clients set with `logging/setLevel`, one per session. A session is known by
+/// the client information rmcp keeps for it (one `Arc` per session, set at `initialize`), held
+/// weakly: a level dies with its session, and a new session at a reused address is not mistaken
+/// for the old one.
 #[derive(Default)]
-struct Session {
-    log_level: Mutex<Option<LogLevel>>,
+struct LogLevels(Mutex<Vec<(Weak<ClientInfo>, LogLevel)>>);
+
+impl LogLevels {
+    fn set(&self, peer: &Peer<RoleServer>, level: LogLevel) {
+        let Some(info) = peer.peer_info() else {
+            return;
+        };
+        let mut levels = lock(&self.0);
+        levels.retain(|(session, _)| {
+            session.strong_count() > 0 && !session.ptr_eq(&Arc::downgrade(&info))
+        });
+        levels.push((Arc::downgrade(&info), level));
+    }
+
+    fn get(&self, peer: &Peer<RoleServer>) -> Option<LogLevel> {
+        let info = Arc::downgrade(&peer.peer_info()?);
+        lock(&self.0)
+            .iter()
+            .find(|(session, _)| session.ptr_eq(&info))
+            .map(|(_, level)| *level)
+    }
 }
 
 /// An rmcp server handler answering `tools/list` and `tools/call` from a [`Toolbox`].
@@ -112,9 +135,8 @@ struct Session {
 /// honoured), and client requests, sent to the client at protocol 2025-x and returned as
 /// input-required results at 2026-07-28.
 ///
-/// A clone shares the tools and starts a new *session*: it has its own log level. rmcp's
-/// Streamable HTTP service makes one handler per session from a factory, `move ||
-/// Ok(server.clone())`; over stdio the one handler is the one session.
+/// Cheap to clone: clones share the tools. rmcp's Streamable HTTP service makes one handler per
+/// session from a factory, `move || Ok(server.clone())`; each session keeps its own log level.
 ///
 /// ```no_run
 /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
@@ -135,19 +157,9 @@ struct Session {
 ///     Ok(())
 /// }
 /// ```
+#[derive(Clone)]
 pub struct ToolboxServer {
     shared: Arc<Shared>,
-    session: Arc<Session>,
-}
-
-impl Clone for ToolboxServer {
-    /// Shares the tools; a new session with its own log level.
-    fn clone(&self) -> Self {
-        ToolboxServer {
-            shared: self.shared.clone(),
-            session: Arc::default(),
-        }
-    }
 }
 
 impl std::fmt::Debug for ToolboxServer {
@@ -198,8 +210,8 @@ impl ToolboxServer {
                 codec: RequestStateCodec::try_new(random_key())
                     .expect("a 64-byte key is long enough"),
                 peers: Mutex::new(Vec::new()),
+                log_levels: LogLevels::default(),
             }),
-            session: Arc::default(),
         })
     }
 
@@ -299,7 +311,10 @@ impl ToolboxServer {
 
     /// The tools as rmcp routes, to serve beside `#[tool_router]` tools in a handler of your own:
     /// `Self::tool_router() + toolbox_server.router()`. Each route runs the tool exactly as
-    /// [`ToolboxServer`] does (context, cancellation, input-required results included).
+    /// [`ToolboxServer`] does (context, cancellation, input-required results included); delegate
+    /// `set_level` to the `ToolboxServer` for the log level to apply. The routes are the tools of
+    /// now: for tools that change while serving ([`update`](Self::update)), delegate `list_tools`
+    /// and `call_tool` to the `ToolboxServer` instead.
     ///
     /// ```
     /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
@@ -347,13 +362,6 @@ impl ToolboxServer {
             ));
         }
         router
-    }
-
-    /// Answers `logging/setLevel` for a handler of your own that serves these tools (through
-    /// [`router`](Self::router) or by delegating `call_tool`): the level applies to this
-    /// server's session.
-    pub fn set_log_level(&self, level: LogLevel) {
-        *lock(&self.session.log_level) = Some(level);
     }
 }
 
@@ -639,7 +647,7 @@ impl ToolboxServer {
             .meta
             .log_level()
             .map(level_of)
-            .or(*lock(&self.session.log_level));
+            .or_else(|| self.shared.log_levels.get(&context.peer));
         let input = if uses_input_required(&info) {
             Some(Arc::new(self.answers(
                 name,
@@ -799,9 +807,11 @@ impl ServerHandler for ToolboxServer {
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.set_log_level(level_of(request.level));
+        self.shared
+            .log_levels
+            .set(&context.peer, level_of(request.level));
         Ok(())
     }
 

@@ -202,6 +202,25 @@ fn python_sdk_receives_progress_logs_and_client_requests_and_cancels_at_every_pr
     }
 }
 
+/// An rmcp handler of its own (`#[tool_router]` tool, prompt, resource) serving `#[mcp_tool]`s
+/// through `ToolboxServer::router`, at every protocol version.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_uses_mcp_tools_composed_into_an_rmcp_handler() {
+    let composed = binaries().join("composed");
+    let output = python_client(
+        "composed_client.py",
+        &[composed.as_os_str()],
+        Duration::from_secs(180),
+    );
+    for version in VERSIONS {
+        assert!(
+            output.contains(&format!("ok   [{version}] both kinds of tool are listed")),
+            "{version} not reached"
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {

@@ -579,6 +579,23 @@ mod over_the_wire {
         );
     }
 
+    #[tokio::test]
+    async fn each_session_keeps_its_own_log_level() {
+        let served = server();
+        let mut quiet = Session::open(served.clone(), 1 << 20, Some(json!({}))).await;
+        let mut chatty_session = Session::open(served.clone(), 1 << 20, Some(json!({}))).await;
+        let set = quiet
+            .request(json!({"jsonrpc": "2.0", "id": 40, "method": "logging/setLevel", "params": {"level": "error"}}))
+            .await;
+        assert!(set.get("result").is_some(), "{set}");
+        quiet.send(call(41, "chatty", json!({}))).await;
+        let (quiet_lines, _) = until_response(&mut quiet, 41).await;
+        assert_eq!(methods(&quiet_lines), Vec::<&str>::new());
+        chatty_session.send(call(42, "chatty", json!({}))).await;
+        let (lines, _) = until_response(&mut chatty_session, 42).await;
+        assert_eq!(methods(&lines).len(), 3, "{lines:?}");
+    }
+
     fn meta_2026(capabilities: Value) -> Value {
         json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
