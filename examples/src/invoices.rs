@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use mcp_tool_runtime::context::{ClientRequestError, Elicitation, LogLevel, SamplingRequest};
-use mcp_tool_runtime::{RegistrationError, ResourceLink, ToolContext, Toolbox, mcp_tool};
+use mcp_tool_runtime::{RegistrationError, ResourceLink, ToolContext, Toolbox, mcp_tool, tools};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -380,15 +380,16 @@ pub async fn send_reminder(
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
     toolbox.insert_state(Store::seeded());
-    toolbox
-        .register(get_invoice::tool())?
-        .register(list_invoices::tool())?
-        .register(create_invoice::tool())?
-        .register(mark_paid::tool())?
-        .register(invoice_badge::tool())?
-        .register(invoice_documents::tool())?
-        .register(format_invoice::tool())?
-        .register(audit_invoices::tool())?
-        .register(send_reminder::tool())?;
+    toolbox.register_all(tools![
+        get_invoice,
+        list_invoices,
+        create_invoice,
+        mark_paid,
+        invoice_badge,
+        invoice_documents,
+        format_invoice,
+        audit_invoices,
+        send_reminder,
+    ])?;
     Ok(toolbox)
 }

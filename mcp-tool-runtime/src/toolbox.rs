@@ -269,6 +269,43 @@ impl Toolbox {
         self.register_shared(Arc::new(tool))
     }
 
+    /// Registers several tools at once, in order, stopping at the first that cannot be: with
+    /// [`tools!`](crate::tools), one line for a whole toolbox.
+    ///
+    /// A tool declared and never registered is reported by rustc: its function is never used
+    /// (the `dead_code` lint, which `#![deny(dead_code)]` makes an error). A `pub` tool of a
+    /// library is exempt from the lint, as every public item is; register those where the
+    /// library builds its toolbox, and let a test compare `list_tools()` with the names you
+    /// expect.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, tools, Toolbox};
+    ///
+    /// /// Adds two numbers.
+    /// #[mcp_tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// /// Subtracts `b` from `a`.
+    /// #[mcp_tool]
+    /// fn sub(a: i64, b: i64) -> i64 { a - b }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register_all(tools![add, sub]).unwrap();
+    /// assert_eq!(toolbox.list_tools().len(), 2);
+    /// ```
+    ///
+    /// # Errors
+    /// The first tool [`register`](Self::register) refuses; the tools before it stay registered.
+    pub fn register_all(
+        &mut self,
+        tools: impl IntoIterator<Item = Box<dyn Tool>>,
+    ) -> Result<&mut Self, RegistrationError> {
+        for tool in tools {
+            self.register_shared(Arc::from(tool))?;
+        }
+        Ok(self)
+    }
+
     fn register_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, RegistrationError> {
         let declaration = tool.declaration();
         let name = declaration.name.to_string();

@@ -979,3 +979,19 @@ fn the_self_check_is_on_by_default_in_debug_builds() {
         .block_on(call(&toolbox, "colliding", json!({})));
     assert_eq!(result.is_error, cfg!(debug_assertions), "{result:?}");
 }
+
+/// `register_all` registers in order and stops at the first tool it refuses.
+#[test]
+fn register_all_stops_at_the_first_refusal() {
+    let mut toolbox = Toolbox::new();
+    let error = toolbox
+        .register_all(mcp_tool_runtime::tools![add, add])
+        .unwrap_err();
+    assert_eq!(error, RegistrationError::DuplicateName("add".into()));
+    let names: Vec<_> = toolbox
+        .list_tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["add"]);
+}
