@@ -19,6 +19,8 @@ pub fn calls() -> Vec<(&'static str, Value)> {
         ("invoice_badge", json!({"number": "INV-1"})),
         ("invoice_documents", json!({"number": "INV-2"})),
         ("format_invoice", json!({"number": "INV-2"})),
+        ("audit_invoices", json!({"delay_ms": 0})),
+        ("send_reminder", json!({"number": "INV-2"})),
         ("get_invoice", json!({"numbr": "INV-1"})),
     ]
 }
