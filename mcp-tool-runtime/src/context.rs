@@ -294,7 +294,19 @@ pub struct Root {
     pub name: Option<String>,
 }
 
-/// A request to the client, as the context's channel sends it.
+/// A request to the client, as a [`Recording`] shows it.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::context::{Capability, Recording};
+///
+/// let recording = Recording::new();
+/// let _ = recording.context().list_roots("roots").await;
+/// let (key, request) = &recording.requests()[0];
+/// assert_eq!((key.as_str(), request.capability), ("roots", Capability::Roots));
+/// assert_eq!(request.params, serde_json::json!({}));
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientRequest {
     /// Which capability it needs (and so which method it is).
@@ -342,6 +354,39 @@ struct Shared {
 
 /// The call context a tool takes as a parameter: progress, cancellation, logging, client
 /// requests and the request itself. See the [module docs](self).
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::context::{Capability, LogLevel, Recording, SamplingRequest};
+/// use serde_json::json;
+///
+/// let recording = Recording::new()
+///     .capabilities(json!({"sampling": {}}))
+///     .answer("q", json!({"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "m"}));
+/// let ctx = recording.context();
+///
+/// // The request.
+/// assert_eq!(ctx.request_id(), Some(&json!("recording")));
+/// assert_eq!(ctx.progress_token(), Some(&json!("recording")));
+/// assert_eq!(ctx.meta()["progressToken"], "recording");
+/// assert_eq!(ctx.protocol_version(), None);
+/// assert_eq!(ctx.client_supports(Capability::Sampling), Some(true));
+/// assert_eq!(ctx.client_supports(Capability::Elicitation), Some(false));
+/// assert!(ctx.client_capabilities().unwrap().contains_key("sampling"));
+///
+/// // Progress, logging, a client request, cancellation.
+/// ctx.progress(1.0, Some(2.0)).await;
+/// ctx.progress_with_message(2.0, Some(2.0), "done").await;
+/// ctx.log(LogLevel::Info, "working").await;
+/// let answer = ctx.sample("q", SamplingRequest::new("The answer?", 10)).await.unwrap();
+/// assert_eq!(answer.text(), Some("42"));
+/// assert!(ctx.elicit::<String>("name", "Who?").await.is_err()); // not declared
+/// recording.cancel();
+/// ctx.cancelled().await;
+/// assert!(ctx.is_cancelled());
+/// assert_eq!(recording.progress().len(), 2);
+/// # });
+/// ```
 ///
 /// Cheap to clone (clones share one call); `Send + Sync`, so a tool may hand it to tasks it
 /// spawns. What a clone does after the call has ended is dropped: progress is never sent after
@@ -687,6 +732,19 @@ fn parse_elicitation<T: DeserializeOwned>(
 }
 
 /// Something a tool did through a [`Recording`] context.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::context::{LogLevel, Recorded, Recording};
+///
+/// let recording = Recording::new();
+/// recording.context().log(LogLevel::Notice, "hi").await;
+/// assert_eq!(
+///     recording.events(),
+///     [Recorded::Log { level: LogLevel::Notice, data: serde_json::json!("hi") }]
+/// );
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Recorded {
     /// `ctx.progress(...)`.

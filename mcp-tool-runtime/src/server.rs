@@ -171,6 +171,10 @@ impl std::fmt::Debug for ToolboxServer {
 }
 
 /// The `tools/list` freshness hint a server gives by default: one minute.
+///
+/// ```
+/// assert_eq!(mcp_tool_runtime::server::DEFAULT_TOOLS_TTL_MS, 60_000);
+/// ```
 pub const DEFAULT_TOOLS_TTL_MS: u64 = 60_000;
 
 impl ToolboxServer {
@@ -234,6 +238,15 @@ impl ToolboxServer {
     /// Uses `key` (at least 32 bytes) to seal the `requestState` of input-required results, so
     /// that servers behind one address accept each other's state. By default each server makes a
     /// random key when it starts.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    ///
+    /// let key = b"a key of at least thirty-two bytes, shared by the servers";
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap().with_request_state_key(key).unwrap();
+    /// assert!(ToolboxServer::new(Toolbox::new()).unwrap().with_request_state_key(b"short").is_err());
+    /// # drop(server);
+    /// ```
     ///
     /// # Errors
     /// A key shorter than 32 bytes.
@@ -366,6 +379,17 @@ impl ToolboxServer {
 }
 
 /// Why [`ToolboxServer::update`] changed nothing.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::server::UpdateError;
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+///
+/// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+/// let refused = server.update(|_| Err("not now")).await;
+/// assert!(matches!(refused, Err(UpdateError::Change("not now"))));
+/// # });
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum UpdateError<E> {
     /// The change itself failed.

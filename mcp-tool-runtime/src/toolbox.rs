@@ -432,6 +432,26 @@ impl Toolbox {
     /// [`ToolboxServer`](crate::ToolboxServer) built for a served request. The context is
     /// marked finished when the result exists, so nothing is sent for the call after it.
     ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::context::{LogLevel, Recording};
+    /// use mcp_tool_runtime::{mcp_tool, ToolContext, Toolbox};
+    ///
+    /// /// Says hello, and logs it.
+    /// #[mcp_tool]
+    /// async fn hello(ctx: &ToolContext) -> String {
+    ///     ctx.log(LogLevel::Info, "said hello").await;
+    ///     "hello".into()
+    /// }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(hello::tool()).unwrap();
+    /// let recording = Recording::new();
+    /// toolbox.call_tool_with("hello", serde_json::Value::Null, recording.context()).await.unwrap();
+    /// assert_eq!(recording.logs().len(), 1);
+    /// # });
+    /// ```
+    ///
     /// # Errors
     /// Only an unknown tool.
     pub async fn call_tool_with(
