@@ -45,7 +45,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::task::{Context, Poll, Waker};
 
 use schemars::JsonSchema;
@@ -326,6 +326,10 @@ pub(crate) struct RequestInfo {
 
 /// Where a context's notifications and requests go: the rmcp peer, a recording, or nowhere.
 pub(crate) trait Channel: Send + Sync {
+    /// What the request says about itself, read when a tool first asks.
+    fn request_info(&self) -> RequestInfo {
+        RequestInfo::default()
+    }
     fn progress(
         &self,
         token: Value,
@@ -346,7 +350,8 @@ pub(crate) trait Channel: Send + Sync {
 }
 
 struct Shared {
-    request: RequestInfo,
+    /// Read from the channel on first use: a tool that never asks costs nothing.
+    request: OnceLock<RequestInfo>,
     channel: Box<dyn Channel>,
     /// Set once the call's result exists: progress after it is not sent.
     finished: AtomicBool,
@@ -399,8 +404,8 @@ pub struct ToolContext {
 impl std::fmt::Debug for ToolContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolContext")
-            .field("request_id", &self.shared.request.id)
-            .field("protocol_version", &self.shared.request.protocol_version)
+            .field("request_id", &self.request().id)
+            .field("protocol_version", &self.request().protocol_version)
             .finish_non_exhaustive()
     }
 }
@@ -453,17 +458,26 @@ impl ToolContext {
     /// # });
     /// ```
     pub fn detached() -> Self {
-        Self::new(RequestInfo::default(), Box::new(Detached))
+        // Detached contexts send nothing, so one can serve every call: no allocation per call.
+        static DETACHED: LazyLock<ToolContext> =
+            LazyLock::new(|| ToolContext::new(Box::new(Detached)));
+        DETACHED.clone()
     }
 
-    pub(crate) fn new(request: RequestInfo, channel: Box<dyn Channel>) -> Self {
+    pub(crate) fn new(channel: Box<dyn Channel>) -> Self {
         ToolContext {
             shared: Arc::new(Shared {
-                request,
+                request: OnceLock::new(),
                 channel,
                 finished: AtomicBool::new(false),
             }),
         }
+    }
+
+    fn request(&self) -> &RequestInfo {
+        self.shared
+            .request
+            .get_or_init(|| self.shared.channel.request_info())
     }
 
     /// Marks the call finished: nothing is sent for it any more.
@@ -477,22 +491,22 @@ impl ToolContext {
 
     /// The request's JSON-RPC id (`None` when detached).
     pub fn request_id(&self) -> Option<&Value> {
-        self.shared.request.id.as_ref()
+        self.request().id.as_ref()
     }
 
     /// The request's `_meta` (empty when it had none).
     pub fn meta(&self) -> &Map<String, Value> {
-        &self.shared.request.meta
+        &self.request().meta
     }
 
     /// The protocol version the client speaks, like `"2025-11-25"` (`None` when detached).
     pub fn protocol_version(&self) -> Option<&str> {
-        self.shared.request.protocol_version.as_deref()
+        self.request().protocol_version.as_deref()
     }
 
     /// The capabilities the client declared (`None` when not known).
     pub fn client_capabilities(&self) -> Option<&Map<String, Value>> {
-        self.shared.request.client_capabilities.as_ref()
+        self.request().client_capabilities.as_ref()
     }
 
     /// Whether the client declared `capability`; `None` when its capabilities are not known.
@@ -503,7 +517,7 @@ impl ToolContext {
 
     /// The request's `progressToken`, if the client asked for progress.
     pub fn progress_token(&self) -> Option<&Value> {
-        self.shared.request.meta.get("progressToken")
+        self.request().meta.get("progressToken")
     }
 
     /// Reports progress: `progress` so far, out of `total` if known. Sent as
@@ -842,15 +856,7 @@ impl Recording {
 
     /// A context that records into this recording.
     pub fn context(&self) -> ToolContext {
-        let mut meta = Map::new();
-        meta.insert("progressToken".to_owned(), json!("recording"));
-        let request = RequestInfo {
-            id: Some(json!("recording")),
-            meta,
-            protocol_version: None,
-            client_capabilities: self.capabilities.clone(),
-        };
-        ToolContext::new(request, Box::new(self.clone()))
+        ToolContext::new(Box::new(self.clone()))
     }
 
     /// Cancels the call, as a client's `notifications/cancelled` would.
@@ -913,6 +919,16 @@ impl Recording {
 }
 
 impl Channel for Recording {
+    fn request_info(&self) -> RequestInfo {
+        let mut meta = Map::new();
+        meta.insert("progressToken".to_owned(), json!("recording"));
+        RequestInfo {
+            id: Some(json!("recording")),
+            meta,
+            protocol_version: None,
+            client_capabilities: self.capabilities.clone(),
+        }
+    }
     fn progress(
         &self,
         _: Value,

@@ -529,17 +529,18 @@ fn request_info(context: &RequestContext<RoleServer>) -> RequestInfo {
 }
 
 /// Input-required results exist from protocol 2026-07-28 on.
-fn uses_input_required(info: &RequestInfo) -> bool {
-    info.protocol_version
-        .as_deref()
-        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28.as_str())
+fn uses_input_required(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// Notifications go to the client through rmcp's peer; client requests too (protocol 2025-x) or
 /// into an input-required result (2026-07-28).
 struct Live {
     context: RequestContext<RoleServer>,
-    min_level: Option<LogLevel>,
+    /// The server's, for the session's log level.
+    shared: Arc<Shared>,
     /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
     input: Option<Arc<Input>>,
 }
@@ -583,6 +584,10 @@ impl Live {
 }
 
 impl Channel for Live {
+    fn request_info(&self) -> RequestInfo {
+        request_info(&self.context)
+    }
+
     fn progress(
         &self,
         token: Value,
@@ -602,7 +607,11 @@ impl Channel for Live {
     }
 
     fn min_level(&self) -> Option<LogLevel> {
-        self.min_level
+        self.context
+            .meta
+            .log_level()
+            .map(level_of)
+            .or_else(|| self.shared.log_levels.get(&self.context.peer))
     }
 
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {
@@ -666,13 +675,7 @@ impl ToolboxServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let snapshot = self.snapshot();
-        let info = request_info(&context);
-        let min_level = context
-            .meta
-            .log_level()
-            .map(level_of)
-            .or_else(|| self.shared.log_levels.get(&context.peer));
-        let input = if uses_input_required(&info) {
+        let input = if uses_input_required(&context) {
             Some(Arc::new(self.answers(
                 name,
                 input_responses,
@@ -684,10 +687,10 @@ impl ToolboxServer {
         let ct = context.ct.clone();
         let live = Live {
             context,
-            min_level,
+            shared: self.shared.clone(),
             input: input.clone(),
         };
-        let tool_context = ToolContext::new(info, Box::new(live));
+        let tool_context = ToolContext::new(Box::new(live));
         let arguments = arguments.map_or(Value::Null, Value::Object);
         let call = snapshot
             .toolbox
