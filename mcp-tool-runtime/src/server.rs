@@ -59,7 +59,7 @@ struct Shared {
     snapshot: RwLock<Arc<Snapshot>>,
     info: ServerConfig,
     cache: Mutex<CacheHints>,
-    codec: RequestStateCodec,
+    codec: RwLock<RequestStateCodec>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
     log_levels: LogLevels,
 }
@@ -211,8 +211,9 @@ impl ToolboxServer {
                     ttl_ms: DEFAULT_TOOLS_TTL_MS,
                     scope: CacheScope::Public,
                 }),
-                codec: RequestStateCodec::try_new(random_key())
-                    .expect("a 64-byte key is long enough"),
+                codec: RwLock::new(
+                    RequestStateCodec::try_new(random_key()).expect("a 64-byte key is long enough"),
+                ),
                 peers: Mutex::new(Vec::new()),
                 log_levels: LogLevels::default(),
             }),
@@ -237,26 +238,28 @@ impl ToolboxServer {
 
     /// Uses `key` (at least 32 bytes) to seal the `requestState` of input-required results, so
     /// that servers behind one address accept each other's state. By default each server makes a
-    /// random key when it starts.
+    /// random key when it starts. Applies to every clone of this server.
     ///
     /// ```
     /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
     ///
-    /// let key = b"a key of at least thirty-two bytes, shared by the servers";
-    /// let server = ToolboxServer::new(Toolbox::new()).unwrap().with_request_state_key(key).unwrap();
-    /// assert!(ToolboxServer::new(Toolbox::new()).unwrap().with_request_state_key(b"short").is_err());
-    /// # drop(server);
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.set_request_state_key(b"a key of at least thirty-two bytes, shared by the servers").unwrap();
+    /// assert!(server.set_request_state_key(b"short").is_err());
     /// ```
     ///
     /// # Errors
-    /// A key shorter than 32 bytes.
-    pub fn with_request_state_key(
-        mut self,
+    /// A key shorter than 32 bytes; the key in use is unchanged.
+    pub fn set_request_state_key(
+        &self,
         key: &[u8],
-    ) -> Result<Self, rmcp::model::RequestStateError> {
+    ) -> Result<&Self, rmcp::model::RequestStateError> {
         let codec = RequestStateCodec::try_new(key.to_vec())?;
-        let shared = Arc::get_mut(&mut self.shared).expect("set before the server is cloned");
-        shared.codec = codec;
+        *self
+            .shared
+            .codec
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = codec;
         Ok(self)
     }
 
@@ -307,18 +310,12 @@ impl ToolboxServer {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snapshot);
         let peers: Vec<_> = lock(&self.shared.peers).clone();
-        let mut gone = Vec::new();
-        for (i, peer) in peers.iter().enumerate() {
-            if peer.is_transport_closed() || peer.notify_tool_list_changed().await.is_err() {
-                gone.push(i);
-            }
+        for peer in &peers {
+            // A client that left is forgotten below; one that cannot be told now will see the
+            // new list at its next `tools/list`.
+            let _ = peer.notify_tool_list_changed().await;
         }
-        let mut kept = lock(&self.shared.peers);
-        let mut index = 0;
-        kept.retain(|_| {
-            index += 1;
-            !gone.contains(&(index - 1))
-        });
+        lock(&self.shared.peers).retain(|peer| !peer.is_transport_closed());
         Ok(())
     }
 
@@ -719,6 +716,13 @@ impl ToolboxServer {
         }
     }
 
+    fn codec(&self) -> std::sync::RwLockReadGuard<'_, RequestStateCodec> {
+        self.shared
+            .codec
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The answers a 2026-07-28 call may use: those sealed in its `requestState` (refused if the
     /// seal does not hold or is for another tool) and its `inputResponses` (each an object, the
     /// client's result).
@@ -730,7 +734,7 @@ impl ToolboxServer {
     ) -> Result<Input, ErrorData> {
         let mut answers = Map::new();
         if let Some(state) = request_state {
-            let saved: SavedState = self.shared.codec.open_json(&state).map_err(|e| {
+            let saved: SavedState = self.codec().open_json(&state).map_err(|e| {
                 ErrorData::invalid_params(
                     format!("the `requestState` failed its integrity check ({e}); call the tool again without it"),
                     None,
@@ -783,8 +787,7 @@ impl ToolboxServer {
             answers: std::mem::take(&mut *lock(&input.used)),
         };
         let sealed = self
-            .shared
-            .codec
+            .codec()
             .seal_json(&state)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)).into())

@@ -690,6 +690,32 @@ mod over_the_wire {
     }
 
     #[tokio::test]
+    async fn servers_sharing_a_request_state_key_accept_each_others_state() {
+        const KEY: &[u8] = b"one key for every server behind the address";
+        let keyed = || {
+            let served = server();
+            served.set_request_state_key(KEY).unwrap();
+            served
+        };
+        let mut first = Session::open(keyed(), 1 << 20, None).await;
+        let asked = first.request(call_2026(50, "chatty", json!({}))).await;
+        let state = asked["result"]["requestState"].clone();
+        let answer = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+        let retry = json!({"inputResponses": answer, "requestState": state});
+        let mut second = Session::open(keyed(), 1 << 20, None).await;
+        let done = second.request(call_2026(51, "chatty", retry.clone())).await;
+        assert_eq!(
+            done["result"]["structuredContent"],
+            json!({"result": "Ada"}),
+            "{done}"
+        );
+        // A server with its own random key refuses the state.
+        let mut stranger = Session::open(server(), 1 << 20, None).await;
+        let refused = stranger.request(call_2026(52, "chatty", retry)).await;
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    }
+
+    #[tokio::test]
     async fn tools_list_carries_caching_hints_at_2026_07_28_only() {
         let mut session = Session::open(server(), 1 << 20, None).await;
         let modern = session
