@@ -260,6 +260,14 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
         ..
     } = arg;
     if let Some((role, word)) = marker {
+        if context_type(cx, ty) {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "`ToolContext` is the call context, recognised by its type: remove `#[{word}]`"
+                ),
+            );
+        }
         if let Some(extra) = rename.as_ref().or(description.as_ref()) {
             cx.error_spanned_by(
                 extra,

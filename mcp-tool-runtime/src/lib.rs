@@ -147,8 +147,10 @@ pub use kind::ContentKind;
 /// `annotations(read_only, destructive, idempotent, open_world)`,
 /// `content = image | audio | resource_link | resource | blocks` with `mime_type = "..."` for media,
 /// and `crate = path`. Parameters: `#[arg(rename = "...", description = "...")]`, one `#[args]`
-/// struct, `#[state] name: &T`. Beside `fn f`, the macro declares `f::tool()`, the value to
-/// register. Misconfigurations are compile errors; see the README for the list.
+/// struct, `#[state] name: &T`, and one [`ToolContext`] (by value or `&ToolContext`, any name:
+/// the call context, not an argument). Beside `fn f`, the macro declares `f::tool()`, the value to
+/// register ([`tools!`] names several). Misconfigurations are compile errors; see the README for
+/// the list.
 pub use mcp_tool_macros::mcp_tool;
 pub use options::ResultOptions;
 pub use result::ToolResult;
