@@ -549,7 +549,7 @@ struct Input {
     /// The answers the tool used, which go into the next `requestState`.
     used: Mutex<Map<String, Value>>,
     /// The requests the tool is waiting on.
-    pending: Mutex<Vec<(String, ClientRequest)>>,
+    pending: Mutex<Vec<(String, InputRequest)>>,
     waiting: tokio::sync::Notify,
 }
 
@@ -557,8 +557,10 @@ fn failed(e: impl std::fmt::Display) -> ClientRequestError {
     ClientRequestError::Failed(e.to_string())
 }
 
+/// A request MCP's model refuses (an elicitation schema that is not a flat object of
+/// primitives, in practice): the tool gets the error, nothing is sent.
 fn invalid_request(e: impl std::fmt::Display) -> ClientRequestError {
-    ClientRequestError::InvalidResponse(format!("rmcp's model refuses the request: {e}"))
+    ClientRequestError::InvalidSchema(format!("MCP's model (rmcp's) refuses the request: {e}"))
 }
 
 impl Live {
@@ -634,6 +636,10 @@ impl Channel for Live {
             lock(&input.used).insert(key, answer.clone());
             return Box::pin(std::future::ready(Ok(answer.clone())));
         }
+        let request = match input_request(request) {
+            Ok(request) => request,
+            Err(e) => return Box::pin(std::future::ready(Err(invalid_request(e)))),
+        };
         lock(&input.pending).push((key, request));
         input.waiting.notify_one();
         // The call ends here: the server answers with the input-required result and drops this
@@ -772,16 +778,9 @@ impl ToolboxServer {
 
     /// The input-required result for a call waiting on client requests.
     fn input_required(&self, name: &str, input: &Input) -> Result<CallToolResponse, ErrorData> {
-        let mut requests = InputRequests::new();
-        for (key, request) in std::mem::take(&mut *lock(&input.pending)) {
-            let request = input_request(request).map_err(|e| {
-                ErrorData::internal_error(
-                    format!("tool `{name}` asked the client something rmcp's model refuses: {e}"),
-                    None,
-                )
-            })?;
-            requests.insert(key, request);
-        }
+        let requests: InputRequests = std::mem::take(&mut *lock(&input.pending))
+            .into_iter()
+            .collect();
         let state = SavedState {
             tool: name.to_owned(),
             answers: std::mem::take(&mut *lock(&input.used)),

@@ -170,6 +170,18 @@ mod over_the_wire {
         Ok(name.accepted().map_or("nobody".to_owned(), |n| n.name))
     }
 
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Nested {
+        inner: Name,
+    }
+
+    /// Asks for a form MCP cannot show: an object inside an object.
+    #[mcp_tool]
+    async fn nested_form(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+        ctx.elicit::<Nested>("nested", "Fill this in").await?;
+        Ok("asked".into())
+    }
+
     /// Set when the future of `waits_forever` is dropped.
     static WAIT_DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -199,6 +211,7 @@ mod over_the_wire {
         toolbox.register(add::tool()).unwrap();
         toolbox.register(waits_forever::tool()).unwrap();
         toolbox.register(chatty::tool()).unwrap();
+        toolbox.register(nested_form::tool()).unwrap();
         ToolboxServer::new(toolbox).unwrap()
     }
 
@@ -716,6 +729,26 @@ mod over_the_wire {
     }
 
     #[tokio::test]
+    async fn a_form_mcp_cannot_show_is_refused_before_anything_is_sent_at_every_version() {
+        let expect_refusal = |answer: &Value| {
+            assert_eq!(answer["result"]["isError"], true, "{answer}");
+            let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+            assert!(text.contains("cannot elicit this type"), "{text}");
+        };
+        let mut legacy = Session::open(server(), 1 << 20, Some(json!({"elicitation": {}}))).await;
+        legacy.send(call(60, "nested_form", json!({}))).await;
+        let (before, answer) = until_response(&mut legacy, 60).await;
+        assert_eq!(methods(&before), Vec::<&str>::new());
+        expect_refusal(&answer);
+        let mut modern = Session::open(server(), 1 << 20, None).await;
+        expect_refusal(
+            &modern
+                .request(call_2026(61, "nested_form", json!({})))
+                .await,
+        );
+    }
+
+    #[tokio::test]
     async fn tools_list_carries_caching_hints_at_2026_07_28_only() {
         let mut session = Session::open(server(), 1 << 20, None).await;
         let modern = session
@@ -758,7 +791,7 @@ mod over_the_wire {
             .iter()
             .map(|t| t["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["chatty", "waits_forever"]);
+        assert_eq!(names, ["chatty", "nested_form", "waits_forever"]);
         let gone = session
             .request(call(32, "add", json!({"a": 1, "b": 1})))
             .await;
