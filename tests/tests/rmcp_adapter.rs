@@ -171,6 +171,7 @@ mod over_the_wire {
     }
 
     #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)] // only its schema is used
     struct Nested {
         inner: Name,
     }
