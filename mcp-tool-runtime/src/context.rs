@@ -337,8 +337,10 @@ pub(crate) trait Channel: Send + Sync {
         total: Option<f64>,
         message: Option<String>,
     ) -> BoxFuture<'_, ()>;
-    /// The least severe level the client wants, `None` for every level.
-    fn min_level(&self) -> Option<LogLevel>;
+    /// The least severe level the client wants, `None` (the default) for every level.
+    fn min_level(&self) -> Option<LogLevel> {
+        None
+    }
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()>;
     fn request(
         &self,
@@ -421,9 +423,6 @@ struct Detached;
 impl Channel for Detached {
     fn progress(&self, _: Value, _: f64, _: Option<f64>, _: Option<String>) -> BoxFuture<'_, ()> {
         Box::pin(std::future::ready(()))
-    }
-    fn min_level(&self) -> Option<LogLevel> {
-        None
     }
     fn log(&self, _: LogLevel, _: Value) -> BoxFuture<'_, ()> {
         Box::pin(std::future::ready(()))
@@ -942,9 +941,6 @@ impl Channel for Recording {
             message,
         });
         Box::pin(std::future::ready(()))
-    }
-    fn min_level(&self) -> Option<LogLevel> {
-        None
     }
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {
         self.lock().events.push(Recorded::Log { level, data });

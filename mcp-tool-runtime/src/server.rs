@@ -698,18 +698,22 @@ impl ToolboxServer {
         let call = snapshot
             .toolbox
             .call_tool_with(name, arguments, tool_context.clone());
+        // Completes, with the call's input, when the tool waits on a client request (2026-07-28).
         let waiting = async {
             match &input {
-                Some(input) => input.waiting.notified().await,
+                Some(input) => {
+                    input.waiting.notified().await;
+                    input
+                }
                 None => std::future::pending().await,
             }
         };
         let outcome = tokio::select! {
             biased;
             outcome = call => outcome,
-            () = waiting => {
+            input = waiting => {
                 tool_context.finish();
-                return self.input_required(name, input.as_deref().unwrap_or(&Input::default()));
+                return self.input_required(name, input);
             }
             () = ct.cancelled() => {
                 tool_context.finish();

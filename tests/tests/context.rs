@@ -227,7 +227,7 @@ async fn an_answer_that_does_not_fit_the_type_is_an_error_result() {
         .await
         .unwrap();
     assert!(result.is_error);
-    let message = serde_json::to_string(&result.content).unwrap();
+    let message = result.text().unwrap_or_default();
     assert!(
         message.contains("the client's answer is invalid"),
         "{message}"
@@ -244,7 +244,7 @@ async fn a_capability_the_client_did_not_declare_is_refused_before_anything_is_s
         .await
         .unwrap();
     assert!(result.is_error);
-    let message = serde_json::to_string(&result.content).unwrap();
+    let message = result.text().unwrap_or_default();
     assert!(
         message.contains("did not declare the `elicitation` capability"),
         "{message}"
@@ -312,7 +312,7 @@ async fn without_a_server_the_context_is_detached() {
     // Client requests fail, naming why.
     let signup = toolbox.call_tool("signup", json!({})).await.unwrap();
     assert!(signup.is_error);
-    let message = serde_json::to_string(&signup.content).unwrap();
+    let message = signup.text().unwrap_or_default();
     assert!(message.contains("no client to ask"), "{message}");
     let ctx = ToolContext::detached();
     assert_eq!(ctx.request_id(), None);
