@@ -16,7 +16,7 @@ import anyio
 from mcp import types
 
 from checks import check, finish
-from context_client import VERSIONS, connect
+from stdio_session import VERSIONS, connect
 
 INVOICES = {
     "audit_invoices", "create_invoice", "format_invoice", "get_invoice", "invoice_badge",

@@ -18,25 +18,10 @@ Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on
 import sys
 
 import anyio
-import mcp.client.session as client_session
 from mcp import types
-from mcp.client.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from checks import check, finish
-
-VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"]
-
-
-def connect(server, version, **callbacks):
-    if version == "2026-07-28":
-        mode = "auto"  # server/discover, the 2026-07-28 way to connect
-        client_session.LATEST_HANDSHAKE_VERSION = "2025-11-25"
-    else:
-        mode = "legacy"
-        client_session.LATEST_HANDSHAKE_VERSION = version
-    params = StdioServerParameters(command=server, args=[])
-    return Client(params, mode=mode, raise_exceptions=True, **callbacks)
+from stdio_session import VERSIONS, connect
 
 
 async def set_level(client, version, level):

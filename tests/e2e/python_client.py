@@ -16,12 +16,9 @@ Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on
 import asyncio
 import sys
 
-import mcp.client.session as client_session
 from mcp import MCPError
-from mcp.client.client import Client
-from mcp.client.stdio import StdioServerParameters
 
-VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18"]
+from stdio_session import VERSIONS, connect
 
 # Tools whose listing must carry an outputSchema, and whose results must carry structuredContent.
 STRUCTURED = {
@@ -78,14 +75,7 @@ def text_of(result):
 
 
 async def run_version(server, version, checks):
-    if version == "2026-07-28":
-        mode = "auto"  # server/discover, the 2026-07-28 way to connect
-        client_session.LATEST_HANDSHAKE_VERSION = "2025-11-25"
-    else:
-        mode = "legacy"  # the initialize handshake, offering `version`
-        client_session.LATEST_HANDSHAKE_VERSION = version
-    params = StdioServerParameters(command=server, args=[])
-    async with Client(params, mode=mode, raise_exceptions=True) as client:
+    async with connect(server, version) as client:
         checks.check(client.protocol_version == version, f"[{version}] negotiated {client.protocol_version}")
 
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
