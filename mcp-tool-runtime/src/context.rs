@@ -838,6 +838,19 @@ impl Recording {
     }
 
     /// Fails the client request `key` with `error`.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::context::{ClientRequestError, Recording};
+    ///
+    /// let failed = ClientRequestError::Failed("the client hung up".into());
+    /// let recording = Recording::new().fail("roots", failed.clone());
+    /// assert_eq!(recording.context().list_roots("roots").await, Err(failed));
+    /// // A request with no scripted answer fails too, naming its key.
+    /// let unanswered = recording.context().list_roots("other").await.unwrap_err();
+    /// assert!(unanswered.to_string().contains("no answer for `other`"));
+    /// # });
+    /// ```
     pub fn fail(self, key: impl Into<String>, error: ClientRequestError) -> Self {
         self.lock().answers.insert(key.into(), Err(error));
         self
