@@ -88,6 +88,9 @@ echo "rmcp = { version = \"=$rmcp_version\", default-features = false, features 
 
 cd "$root"
 export CARGO_TARGET_DIR=$PWD/target
+# Measure what a user's crate gets: cargo's default full debug info, not this repository's
+# line tables (.cargo/config.toml, which reaches this generated workspace too).
+export CARGO_PROFILE_DEV_DEBUG=true
 echo "building the dependencies once..."
 cargo build --quiet --workspace 2>&1 | tail -5
 if [ -n "${GENERATE_ONLY:-}" ]; then

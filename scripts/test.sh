@@ -10,5 +10,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --all-features 2>&1 | tee "$log"
 # The end-to-end tests are #[ignore]d (a plain `cargo test` says they did not run); run them here.
-cargo test -p tests --all-features --test e2e -- --include-ignored 2>&1 | tee -a "$log"
+# `--workspace` keeps the features of the run above: `-p tests` alone would unify features for
+# that one package and build half the workspace a second time.
+cargo test --workspace --all-features --test e2e -- --include-ignored 2>&1 | tee -a "$log"
 awk '/^test result:/ { passed += $4; failed += $6 } END { printf "total: %d passed, %d failed\n", passed, failed }' "$log"
