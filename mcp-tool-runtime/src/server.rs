@@ -18,9 +18,9 @@ use rmcp::model::{
     InputRequiredResult, InputResponses, ListToolsResult, LoggingLevel,
     LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
     ProtocolVersion, RequestStateCodec, ResultType, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, Tool,
+    SetLevelRequestParams, SubscriptionFilter, Tool,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -53,14 +53,16 @@ pub struct ServeError {
 }
 
 /// What every session of one server shares: the tools, the server's introduction, the
-/// `tools/list` caching hints, the key sealing `requestState`, and the sessions to tell when the
-/// tools change.
+/// `tools/list` caching hints, the key sealing `requestState`, and who to tell when the tools
+/// change: the sessions of 2025 clients, and the `subscriptions/listen` streams of 2026-07-28
+/// clients (which wait on `changes`).
 struct Shared {
     snapshot: RwLock<Arc<Snapshot>>,
     info: ServerConfig,
     cache: Mutex<CacheHints>,
     codec: RwLock<RequestStateCodec>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    changes: tokio::sync::watch::Sender<u64>,
     log_levels: LogLevels,
 }
 
@@ -215,6 +217,7 @@ impl ToolboxServer {
                     RequestStateCodec::try_new(random_key()).expect("a 64-byte key is long enough"),
                 ),
                 peers: Mutex::new(Vec::new()),
+                changes: tokio::sync::watch::Sender::new(0),
                 log_levels: LogLevels::default(),
             }),
         })
@@ -279,7 +282,9 @@ impl ToolboxServer {
     /// Changes the tools while serving: `change` gets a copy of the toolbox to register tools in
     /// or [`remove`](Toolbox::remove) them from; the new list is served from the next request on,
     /// calls already running finish with the tools they started with, and every connected client
-    /// is sent `notifications/tools/list_changed` (the server declares `tools.listChanged`).
+    /// is sent `notifications/tools/list_changed` (the server declares `tools.listChanged`): a
+    /// 2025 client on its session, a 2026-07-28 client on each `subscriptions/listen` stream that
+    /// asked for `toolsListChanged`.
     ///
     /// # Errors
     /// What `change` returns, or a tool rmcp's model refuses; the served tools are then unchanged.
@@ -309,6 +314,9 @@ impl ToolboxServer {
             .snapshot
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snapshot);
+        self.shared
+            .changes
+            .send_modify(|generation| *generation += 1);
         let peers: Vec<_> = lock(&self.shared.peers).clone();
         for peer in &peers {
             // A client that left is forgotten below; one that cannot be told now will see the
@@ -846,6 +854,38 @@ impl ServerHandler for ToolboxServer {
             .log_levels
             .set(&context.peer, level_of(request.level));
         Ok(())
+    }
+
+    /// Of what a `subscriptions/listen` request (MCP 2026-07-28) asks for, the server accepts
+    /// `toolsListChanged`: the one list-changed notification it declares.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.shared.info.capabilities))
+    }
+
+    /// Sends `notifications/tools/list_changed` on the stream after every
+    /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self.shared.changes.subscribe();
+        if context.accepted().tools_list_changed != Some(true) {
+            context.cancelled().await;
+            return Ok(());
+        }
+        loop {
+            tokio::select! {
+                biased;
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    // The sender lives as long as the server; a stream that can no longer be
+                    // written to is over.
+                    if changed.is_err() || context.sink().notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -798,6 +798,79 @@ mod over_the_wire {
             .await;
         assert_eq!(gone["error"]["code"], -32602, "{gone}");
     }
+
+    #[tokio::test]
+    async fn a_2026_07_28_client_hears_of_changes_on_its_subscription_until_it_cancels() {
+        let served = server();
+        let mut session = Session::open(served.clone(), 1 << 20, None).await;
+        // 2026-07-28 has no `ping`: a `tools/list` shows the stream is quiet and the server serves.
+        let list = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta_2026(json!({}))}});
+        session
+            .send(json!({
+                "jsonrpc": "2.0", "id": 70, "method": "subscriptions/listen",
+                "params": {
+                    "notifications": {"toolsListChanged": true, "promptsListChanged": true},
+                    "_meta": meta_2026(json!({}))
+                }
+            }))
+            .await;
+        let ack = session.next().await;
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        // Only what the server declares is accepted: it has no prompts.
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true}),
+            "{ack}"
+        );
+        assert_eq!(
+            ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            70
+        );
+
+        let remove = |name: &'static str| {
+            move |toolbox: &mut Toolbox| {
+                toolbox.remove(name);
+                Ok::<_, std::convert::Infallible>(())
+            }
+        };
+        served.update(remove("add")).await.unwrap();
+        let notice = session.next().await;
+        assert_eq!(
+            notice["method"], "notifications/tools/list_changed",
+            "{notice}"
+        );
+        assert_eq!(
+            notice["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 70,
+            "{notice}"
+        );
+        // Each change is announced, not only the first.
+        served.update(remove("chatty")).await.unwrap();
+        assert_eq!(
+            session.next().await["method"],
+            "notifications/tools/list_changed"
+        );
+
+        // Cancelled, the stream is quiet: a later change sends nothing before the list's answer.
+        session
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 70}}))
+            .await;
+        let answer = session.request(list(71)).await;
+        assert!(answer.get("result").is_some(), "{answer}");
+        served.update(remove("nested_form")).await.unwrap();
+        session.send(list(72)).await;
+        let next = session.next().await;
+        assert_eq!(
+            next["id"], 72,
+            "expected only the list's answer, got {next}"
+        );
+        assert_eq!(
+            next["result"]["tools"][0]["name"], "waits_forever",
+            "{next}"
+        );
+    }
 }
 
 /// What `ToolContext::elicit` asks for, from Rust types of every primitive kind, is a schema
