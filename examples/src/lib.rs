@@ -9,11 +9,14 @@
 //!   a prompt, a resource) serving the invoices tools beside its own.
 //! - `cargo run -p examples --bin reliability`: a fast tool for load runs and three that
 //!   misbehave (panic, never return, return NaN).
+//! - `cargo run -p examples --bin plugins`: tools installed and removed while it serves, each
+//!   change announced to every client.
 
 pub mod composed;
 pub mod conformance;
 pub mod demo;
 pub mod invoices;
+pub mod plugins;
 pub mod reliability;
 pub mod serve;
 

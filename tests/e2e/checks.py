@@ -1,5 +1,5 @@
-"""The pass/fail bookkeeping the e2e client scripts share: one line per check, a closing
-`N passed, M failed` line, and an exit code."""
+"""The pass/fail bookkeeping the e2e client scripts share: one line per check, a failed check for
+a part that raised, a closing `N passed, M failed` line, and an exit code."""
 
 import sys
 
@@ -15,6 +15,14 @@ def check(ok, what):
     else:
         failed += 1
         print(f"FAIL {what}")
+
+
+async def attempt(what, run):
+    """Awaits `run`; an exception is a failed check, `what failed: ...`, and the caller goes on."""
+    try:
+        await run
+    except Exception as e:  # noqa: BLE001 - any failure is reported, then the next part runs
+        check(False, f"{what} failed: {type(e).__name__}: {e}")
 
 
 def finish():

@@ -10,13 +10,10 @@ client sees and calls both kinds of tool, reads the prompt and the resource, and
 Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on any failure.
 """
 
-import sys
-
-import anyio
 from mcp import types
 
-from checks import check, finish
-from stdio_session import VERSIONS, connect
+from checks import check
+from stdio_session import connect, run_at_every_version
 
 INVOICES = {
     "audit_invoices", "create_invoice", "format_invoice", "get_invoice", "invoice_badge",
@@ -73,15 +70,5 @@ async def run(server, version):
         check("30 days" in terms.contents[0].text, f"[{version}] the handler's resource is read")
 
 
-async def main():
-    server = sys.argv[1]
-    for version in VERSIONS:
-        try:
-            await run(server, version)
-        except Exception as e:  # noqa: BLE001
-            check(False, f"[{version}] session failed: {type(e).__name__}: {e}")
-    finish()
-
-
 if __name__ == "__main__":
-    anyio.run(main)
+    run_at_every_version(run)

@@ -20,7 +20,7 @@ import sys
 import anyio
 from mcp import types
 
-from checks import check, finish
+from checks import attempt, check, finish
 from stdio_session import VERSIONS, connect
 
 
@@ -170,10 +170,7 @@ async def main():
     server = sys.argv[1]
     for version in VERSIONS:
         for part in (progress_and_logging, cancellation, elicitation_and_sampling):
-            try:
-                await part(server, version)
-            except Exception as e:  # noqa: BLE001 - any failure is reported, then the next part runs
-                check(False, f"[{version}] {part.__name__} failed: {type(e).__name__}: {e}")
+            await attempt(f"[{version}] {part.__name__}", part(server, version))
     finish()
 
 

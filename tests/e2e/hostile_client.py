@@ -17,7 +17,7 @@ import asyncio
 import sys
 
 from mcp import MCPError, types
-from checks import check, finish
+from checks import attempt, check, finish
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -74,10 +74,7 @@ async def run(transport, server):
 async def main():
     binary, url = sys.argv[1], sys.argv[2]
     for transport, server in (("stdio", StdioServerParameters(command=binary, args=[])), ("http", url)):
-        try:
-            await run(transport, server)
-        except Exception as e:  # noqa: BLE001
-            check(False, f"[{transport}] session failed: {type(e).__name__}: {e}")
+        await attempt(f"[{transport}] session", run(transport, server))
     finish()
 
 

@@ -18,7 +18,7 @@ import sys
 import time
 
 import anyio
-from checks import check, finish
+from checks import attempt, check, finish
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -107,10 +107,7 @@ async def main():
     binary, url = sys.argv[1], sys.argv[2]
     http_calls, sessions, stdio_calls = (int(a) for a in (sys.argv[3:6] or ["1000", "50", "10000"]))
     for name, run in (("http", http(url, http_calls, sessions)), ("stdio", stdio(binary, stdio_calls))):
-        try:
-            await run
-        except Exception as e:  # noqa: BLE001
-            check(False, f"[{name}] run failed: {type(e).__name__}: {e}")
+        await attempt(f"[{name}] run", run)
     finish()
 
 

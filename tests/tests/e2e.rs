@@ -221,6 +221,31 @@ fn python_sdk_uses_mcp_tools_composed_into_an_rmcp_handler() {
     }
 }
 
+/// Tools installed and removed while serving: a 2026-07-28 client hears of each change on its
+/// `subscriptions/listen` stream (and its cached `tools/list` is dropped), a 2025 client on its
+/// session.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_hears_of_tools_that_change_while_serving() {
+    let plugins = binaries().join("plugins");
+    let output = python_client(
+        "plugins_client.py",
+        &[plugins.as_os_str()],
+        Duration::from_secs(180),
+    );
+    for what in [
+        "[2026-07-28] the install is announced on the stream",
+        "[2026-07-28] the new tool is listed (the cached list was dropped)",
+        "[2025-11-25] the install is announced on the session",
+        "[2025-06-18] the removal is announced on the session",
+    ] {
+        assert!(
+            output.contains(&format!("ok   {what}")),
+            "{what}: not checked"
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn python_sdk_gets_an_answer_to_every_hostile_request_over_stdio_and_http() {
