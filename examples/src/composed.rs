@@ -13,8 +13,9 @@ use rmcp::model::{
     ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, PromptsCapability,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ResourcesCapability, Role, ServerConfig, SetLevelRequestParams,
+    SubscriptionFilter,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -72,6 +73,17 @@ impl ServerHandler for Shop {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.invoices.set_level(request, context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.invoices.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.invoices.listen(context).await
     }
 
     async fn list_prompts(

@@ -19,9 +19,9 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     Prompt, PromptMessage, PromptsCapability, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, Resource, ResourceContents as RmcpResourceContents, ResourcesCapability,
-    Role, ServerConfig, SetLevelRequestParams,
+    Role, ServerConfig, SetLevelRequestParams, SubscriptionFilter,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -446,6 +446,17 @@ impl ServerHandler for ConformanceServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.tools.on_initialized(context).await;
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.tools.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.tools.listen(context).await
     }
 
     async fn list_prompts(

@@ -34,6 +34,10 @@ async def run(server, version):
             f"[{version}] an #[mcp_tool] keeps its outputSchema through the router",
         )
 
+        if version == "2026-07-28":
+            async with client.listen(tools_list_changed=True) as changes:
+                check(changes.honored.tools_list_changed is True, f"[{version}] the handler delegates subscriptions/listen")
+
         hours = await client.call_tool("opening_hours", {"day": "monday"})
         text = " ".join(getattr(b, "text", "") for b in hours.content)
         check(not hours.is_error and "9:00 to 17:00 on monday" in text, f"[{version}] the rmcp tool answers: {text!r}")
