@@ -63,7 +63,33 @@ struct Shared {
     codec: RwLock<RequestStateCodec>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
     changes: tokio::sync::watch::Sender<u64>,
+    subscribing: Subscribing,
     log_levels: LogLevels,
+}
+
+/// The tools' generation (how many changes there have been) when each `subscriptions/listen`
+/// request now being acknowledged was accepted. rmcp writes the acknowledgment before it calls
+/// `listen`, so a client may already have made a change by then; `listen` announces a change
+/// made since the generation [`started`](Self::started) gives.
+#[derive(Default)]
+struct Subscribing(Mutex<Vec<u64>>);
+
+impl Subscribing {
+    fn accepted(&self, generation: u64) {
+        lock(&self.0).push(generation);
+    }
+
+    /// For a `listen` starting: a generation no later than the one its own request was accepted
+    /// at. `listen` cannot tell which entry is its own, so it reads the oldest (generations only
+    /// grow) and removes the newest, and every request still pending keeps one no later than its
+    /// own. A request whose acknowledgment could not be sent never reaches `listen`: its entry
+    /// stays, and later streams may get one needless notice (a client re-lists, nothing is lost).
+    fn started(&self) -> Option<u64> {
+        let mut pending = lock(&self.0);
+        let oldest = pending.first().copied();
+        pending.pop();
+        oldest
+    }
 }
 
 /// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
@@ -218,6 +244,7 @@ impl ToolboxServer {
                 ),
                 peers: Mutex::new(Vec::new()),
                 changes: tokio::sync::watch::Sender::new(0),
+                subscribing: Subscribing::default(),
                 log_levels: LogLevels::default(),
             }),
         })
@@ -862,6 +889,9 @@ impl ServerHandler for ToolboxServer {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
+        self.shared
+            .subscribing
+            .accepted(*self.shared.changes.borrow());
         Some(requested.supported_by(&self.shared.info.capabilities))
     }
 
@@ -869,8 +899,16 @@ impl ServerHandler for ToolboxServer {
     /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let mut changes = self.shared.changes.subscribe();
+        let now = *changes.borrow_and_update();
+        let accepted_at = self.shared.subscribing.started();
         if context.accepted().tools_list_changed != Some(true) {
             context.cancelled().await;
+            return Ok(());
+        }
+        // A change between the acknowledgment and now.
+        if accepted_at.is_some_and(|generation| generation < now)
+            && context.sink().notify_tool_list_changed().await.is_err()
+        {
             return Ok(());
         }
         loop {
@@ -941,5 +979,84 @@ impl ServerHandler for ToolboxServer {
             .iter()
             .find(|t| t.name == name)
             .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Subscribing;
+
+    /// Every order of three subscriptions (each accepted, then started) and two changes: each
+    /// `listen` gets a generation no later than its own request's, so no change made after an
+    /// acknowledgment goes unannounced, and nothing is left pending.
+    #[test]
+    fn every_listen_gets_a_generation_no_later_than_its_own() {
+        #[derive(Clone, Copy)]
+        enum Step {
+            Accept(usize),
+            Start(usize),
+            Change,
+        }
+        fn orders(
+            accepted: [bool; 3],
+            started: [bool; 3],
+            changes: u8,
+            steps: &mut Vec<Step>,
+            out: &mut Vec<Vec<Step>>,
+        ) {
+            if accepted.iter().all(|&a| a) && started.iter().all(|&s| s) && changes == 0 {
+                out.push(steps.clone());
+                return;
+            }
+            let mut next = |step: Step, accepted: [bool; 3], started: [bool; 3], changes: u8| {
+                steps.push(step);
+                orders(accepted, started, changes, steps, out);
+                steps.pop();
+            };
+            for i in 0..3 {
+                if !accepted[i] {
+                    let mut a = accepted;
+                    a[i] = true;
+                    next(Step::Accept(i), a, started, changes);
+                } else if !started[i] {
+                    let mut s = started;
+                    s[i] = true;
+                    next(Step::Start(i), accepted, s, changes);
+                }
+            }
+            if changes > 0 {
+                next(Step::Change, accepted, started, changes - 1);
+            }
+        }
+        let mut all = Vec::new();
+        orders([false; 3], [false; 3], 2, &mut Vec::new(), &mut all);
+        assert_eq!(
+            all.len(),
+            40_320 / (2 * 2 * 2 * 2),
+            "8! orders of the steps, over 2 for each subscription's fixed pair and 2! for the changes"
+        );
+        for order in all {
+            let subscribing = Subscribing::default();
+            let mut generation = 0;
+            let mut own = [0; 3];
+            for step in &order {
+                match *step {
+                    Step::Accept(i) => {
+                        own[i] = generation;
+                        subscribing.accepted(generation);
+                    }
+                    Step::Start(i) => {
+                        let given = subscribing.started().expect("its own request is pending");
+                        assert!(
+                            given <= own[i],
+                            "listen {i} was given {given}, accepted at {}",
+                            own[i]
+                        );
+                    }
+                    Step::Change => generation += 1,
+                }
+            }
+            assert_eq!(subscribing.started(), None, "left pending");
+        }
     }
 }

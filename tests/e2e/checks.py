@@ -22,7 +22,14 @@ async def attempt(what, run):
     try:
         await run
     except Exception as e:  # noqa: BLE001 - any failure is reported, then the next part runs
-        check(False, f"{what} failed: {type(e).__name__}: {e}")
+        check(False, f"{what} failed: {describe(e)}")
+
+
+def describe(error):
+    """An exception, with the ones inside an exception group (anyio's task groups raise those)."""
+    if isinstance(error, BaseExceptionGroup):
+        return "; ".join(describe(inner) for inner in error.exceptions)
+    return f"{type(error).__name__}: {error}"
 
 
 def finish():
