@@ -107,6 +107,20 @@ fn text(result: &mcp_tool_runtime::ToolResult) -> Value {
     result.structured_content.clone().unwrap()["result"].clone()
 }
 
+/// Calls `signup` with the recording's context.
+async fn call_signup(recording: &Recording) -> mcp_tool_runtime::ToolResult {
+    toolbox()
+        .call_tool_with("signup", json!({}), recording.context())
+        .await
+        .unwrap()
+}
+
+/// The text of a result that must be an `isError` one.
+fn error_text(result: &mcp_tool_runtime::ToolResult) -> String {
+    assert!(result.is_error, "not an error result");
+    result.text().unwrap_or_default().to_owned()
+}
+
 #[test]
 fn the_context_is_not_an_argument() {
     let toolbox = toolbox();
@@ -197,11 +211,7 @@ async fn elicitation_is_typed_and_its_schema_comes_from_the_type() {
         (json!({"action": "cancel"}), "cancelled"),
     ] {
         let recording = Recording::new().answer("signup", answer);
-        let result = toolbox()
-            .call_tool_with("signup", json!({}), recording.context())
-            .await
-            .unwrap();
-        assert_eq!(text(&result), expected);
+        assert_eq!(text(&call_signup(&recording).await), expected);
         let requests = recording.requests();
         assert_eq!(requests.len(), 1);
         let (key, request) = &requests[0];
@@ -222,12 +232,7 @@ async fn an_answer_that_does_not_fit_the_type_is_an_error_result() {
         "signup",
         json!({"action": "accept", "content": {"name": 7}}),
     );
-    let result = toolbox()
-        .call_tool_with("signup", json!({}), recording.context())
-        .await
-        .unwrap();
-    assert!(result.is_error);
-    let message = result.text().unwrap_or_default();
+    let message = error_text(&call_signup(&recording).await);
     assert!(
         message.contains("the client's answer is invalid"),
         "{message}"
@@ -239,12 +244,7 @@ async fn a_capability_the_client_did_not_declare_is_refused_before_anything_is_s
     let recording = Recording::new()
         .capabilities(json!({"sampling": {}}))
         .answer("signup", json!({"action": "decline"}));
-    let result = toolbox()
-        .call_tool_with("signup", json!({}), recording.context())
-        .await
-        .unwrap();
-    assert!(result.is_error);
-    let message = result.text().unwrap_or_default();
+    let message = error_text(&call_signup(&recording).await);
     assert!(
         message.contains("did not declare the `elicitation` capability"),
         "{message}"
@@ -310,9 +310,7 @@ async fn without_a_server_the_context_is_detached() {
     let counted = toolbox.call_tool("count", json!({"n": 3})).await.unwrap();
     assert_eq!(text(&counted), 3);
     // Client requests fail, naming why.
-    let signup = toolbox.call_tool("signup", json!({})).await.unwrap();
-    assert!(signup.is_error);
-    let message = signup.text().unwrap_or_default();
+    let message = error_text(&toolbox.call_tool("signup", json!({})).await.unwrap());
     assert!(message.contains("no client to ask"), "{message}");
     let ctx = ToolContext::detached();
     assert_eq!(ctx.request_id(), None);
