@@ -610,6 +610,13 @@ mod over_the_wire {
         assert_eq!(methods(&lines).len(), 3, "{lines:?}");
     }
 
+    /// A JSON-RPC -32602 error whose message contains `naming`.
+    fn assert_invalid_params(answer: &Value, naming: &str) {
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(naming), "{message}");
+    }
+
     fn meta_2026(capabilities: Value) -> Value {
         json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -666,25 +673,13 @@ mod over_the_wire {
                 json!({"inputResponses": answer, "requestState": format!("{state}x")}),
             ))
             .await;
-        assert_eq!(tampered["error"]["code"], -32602, "{tampered}");
-        assert!(
-            tampered["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("integrity")
-        );
+        assert_invalid_params(&tampered, "integrity");
 
         // A state sealed for one tool does not unlock another.
         let other = session
             .request(call_2026(13, "add", json!({"requestState": state})))
             .await;
-        assert_eq!(other["error"]["code"], -32602, "{other}");
-        assert!(
-            other["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("is for tool `chatty`")
-        );
+        assert_invalid_params(&other, "is for tool `chatty`");
 
         // An answer that is not the client's result object is refused.
         let bad = session
@@ -694,13 +689,7 @@ mod over_the_wire {
                 json!({"inputResponses": {"name": 7}}),
             ))
             .await;
-        assert_eq!(bad["error"]["code"], -32602, "{bad}");
-        assert!(
-            bad["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("inputResponses.name")
-        );
+        assert_invalid_params(&bad, "inputResponses.name");
     }
 
     #[tokio::test]
