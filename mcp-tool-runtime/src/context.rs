@@ -888,39 +888,34 @@ impl Recording {
 
     /// The progress reports: `(progress, total, message)`.
     pub fn progress(&self) -> Vec<(f64, Option<f64>, Option<String>)> {
-        self.events()
-            .into_iter()
-            .filter_map(|e| match e {
-                Recorded::Progress {
-                    progress,
-                    total,
-                    message,
-                } => Some((progress, total, message)),
-                _ => None,
-            })
-            .collect()
+        self.events_of(|e| match e {
+            Recorded::Progress {
+                progress,
+                total,
+                message,
+            } => Some((progress, total, message)),
+            _ => None,
+        })
     }
 
     /// The log lines: `(level, data)`.
     pub fn logs(&self) -> Vec<(LogLevel, Value)> {
-        self.events()
-            .into_iter()
-            .filter_map(|e| match e {
-                Recorded::Log { level, data } => Some((level, data)),
-                _ => None,
-            })
-            .collect()
+        self.events_of(|e| match e {
+            Recorded::Log { level, data } => Some((level, data)),
+            _ => None,
+        })
     }
 
     /// The client requests: `(key, request)`.
     pub fn requests(&self) -> Vec<(String, ClientRequest)> {
-        self.events()
-            .into_iter()
-            .filter_map(|e| match e {
-                Recorded::Request { key, request } => Some((key, request)),
-                _ => None,
-            })
-            .collect()
+        self.events_of(|e| match e {
+            Recorded::Request { key, request } => Some((key, request)),
+            _ => None,
+        })
+    }
+
+    fn events_of<T>(&self, pick: impl FnMut(Recorded) -> Option<T>) -> Vec<T> {
+        self.events().into_iter().filter_map(pick).collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, RecordingState> {
