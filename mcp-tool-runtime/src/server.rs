@@ -899,16 +899,17 @@ impl ServerHandler for ToolboxServer {
     /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let mut changes = self.shared.changes.subscribe();
-        let now = *changes.borrow_and_update();
-        let accepted_at = self.shared.subscribing.started();
+        // A change between the acknowledgment and now is announced like a later one.
+        if self
+            .shared
+            .subscribing
+            .started()
+            .is_some_and(|at| at < *changes.borrow())
+        {
+            changes.mark_changed();
+        }
         if context.accepted().tools_list_changed != Some(true) {
             context.cancelled().await;
-            return Ok(());
-        }
-        // A change between the acknowledgment and now.
-        if accepted_at.is_some_and(|generation| generation < now)
-            && context.sink().notify_tool_list_changed().await.is_err()
-        {
             return Ok(());
         }
         loop {

@@ -860,6 +860,48 @@ mod over_the_wire {
             "{next}"
         );
     }
+
+    /// rmcp acknowledges a subscription before `listen` runs; a change in between is announced as
+    /// soon as `listen` starts. Here the gap is made by hand: a request accepted, then a change,
+    /// then the stream.
+    #[tokio::test]
+    async fn a_change_between_acknowledgment_and_listen_is_announced() {
+        use mcp_tool_runtime::rmcp::ServerHandler;
+        use mcp_tool_runtime::rmcp::model::SubscriptionFilter;
+
+        let served = server();
+        let mut session = Session::open(served.clone(), 1 << 20, None).await;
+        let mut tools = SubscriptionFilter::default();
+        tools.tools_list_changed = Some(true);
+        served.accepted_subscription_filter(&tools);
+        served
+            .update(|toolbox| {
+                toolbox.remove("add");
+                Ok::<_, std::convert::Infallible>(())
+            })
+            .await
+            .unwrap();
+        session
+            .send(json!({
+                "jsonrpc": "2.0", "id": 80, "method": "subscriptions/listen",
+                "params": {"notifications": {"toolsListChanged": true}, "_meta": meta_2026(json!({}))}
+            }))
+            .await;
+        let ack = session.next().await;
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        let notice = session.next().await;
+        assert_eq!(
+            notice["method"], "notifications/tools/list_changed",
+            "{notice}"
+        );
+        assert_eq!(
+            notice["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            80
+        );
+    }
 }
 
 /// What `ToolContext::elicit` asks for, from Rust types of every primitive kind, is a schema
