@@ -1,30 +1,40 @@
 //! An rmcp server of its own, with `#[tool_router]` tools, a prompt and a resource, that adds the
-//! invoices' `#[mcp_tool]` tools without giving up its handler: their routes join its router
-//! (`Self::tool_router() + tools.router()`), and `logging/setLevel` goes to them.
+//! invoices' `#[mcp_tool]` tools without giving up its handler: one `merge` serves both.
 
 // rmcp 3.11 marks logging deprecated (SEP-2577, a proposal); every released MCP version has it.
 #![allow(deprecated)]
 
 use mcp_tool_runtime::ToolboxServer;
+use mcp_tool_runtime::server::Merged;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
-    ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, PromptsCapability,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourcesCapability, Role, ServerConfig, SetLevelRequestParams,
-    SubscriptionFilter,
+    ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
+    ServerConfig,
 };
-use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// The shop: its own rmcp tools, prompt and resource, and the invoices tools.
+/// The shop: its own rmcp tools, prompt and resource.
 #[derive(Clone)]
 pub struct Shop {
     tool_router: ToolRouter<Shop>,
-    invoices: ToolboxServer,
+}
+
+impl Default for Shop {
+    fn default() -> Self {
+        Shop::new()
+    }
+}
+
+/// The shop, serving the invoices tools beside its own.
+pub fn server() -> Result<Merged<Shop>, Box<dyn std::error::Error + Send + Sync>> {
+    let invoices = ToolboxServer::new(crate::invoices::toolbox()?)?;
+    Ok(invoices.merge(Shop::new()))
 }
 
 /// The arguments of `opening_hours`.
@@ -36,13 +46,11 @@ pub struct Day {
 
 #[tool_router]
 impl Shop {
-    /// The shop, serving the invoices tools beside its own.
-    pub fn new() -> Result<Shop, Box<dyn std::error::Error + Send + Sync>> {
-        let invoices = ToolboxServer::new(crate::invoices::toolbox()?)?;
-        Ok(Shop {
-            tool_router: Self::tool_router() + invoices.router(),
-            invoices,
-        })
+    /// The shop, with its own tools.
+    pub fn new() -> Shop {
+        Shop {
+            tool_router: Self::tool_router(),
+        }
     }
 
     /// When the shop is open on a day: an rmcp `#[tool]`, served beside the `#[mcp_tool]`s.
@@ -61,29 +69,13 @@ const RESOURCE: &str = "shop://terms";
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Shop {
     fn get_info(&self) -> ServerConfig {
-        let mut info = self.invoices.get_info();
-        info.capabilities.prompts = Some(PromptsCapability::default());
-        info.capabilities.resources = Some(ResourcesCapability::default());
-        info
-    }
-
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.invoices.set_level(request, context).await
-    }
-
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
-        self.invoices.accepted_subscription_filter(requested)
-    }
-
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.invoices.listen(context).await
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
     }
 
     async fn list_prompts(

@@ -10,18 +10,18 @@ use mcp_tool_runtime::ToolboxServer;
 use mcp_tool_runtime::context::{
     Capability, ClientRequestError, Elicitation, LogLevel, SamplingRequest, ToolContext,
 };
+use mcp_tool_runtime::server::Merged;
 use mcp_tool_runtime::{
     Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_tool,
 };
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    Prompt, PromptMessage, PromptsCapability, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents as RmcpResourceContents, ResourcesCapability,
-    Role, ServerConfig, SetLevelRequestParams, SubscriptionFilter,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, InputRequest, InputRequests,
+    InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents as RmcpResourceContents, Role,
+    ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -392,71 +392,27 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     Ok(toolbox)
 }
 
-/// The conformance server: an rmcp handler of its own, with a prompt and a resource, that serves
-/// the `#[mcp_tool]` tools by delegating to a [`ToolboxServer`]: two lines for the tools, one for
-/// `logging/setLevel`, one to tell the tools' sessions apart.
-#[derive(Clone)]
-pub struct ConformanceServer {
-    tools: ToolboxServer,
-}
+/// The conformance suite's prompt and resource, in an rmcp handler of their own.
+#[derive(Clone, Default)]
+pub struct PromptsAndResources;
 
-impl ConformanceServer {
-    /// The server, with the conformance toolbox.
-    pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(ConformanceServer {
-            tools: ToolboxServer::new(toolbox()?)?,
-        })
-    }
+/// The conformance server: the `#[mcp_tool]` tools merged with the rmcp handler of the prompt
+/// and the resource, in one step.
+pub fn server() -> Result<Merged<PromptsAndResources>, Box<dyn std::error::Error + Send + Sync>> {
+    Ok(ToolboxServer::new(toolbox()?)?.merge(PromptsAndResources))
 }
 
 const PROMPT: &str = "test_input_required_result_prompt";
 const RESOURCE: &str = "test://static-text";
 
-impl ServerHandler for ConformanceServer {
+impl ServerHandler for PromptsAndResources {
     fn get_info(&self) -> ServerConfig {
-        let mut info = self.tools.get_info();
-        info.capabilities.prompts = Some(PromptsCapability::default());
-        info.capabilities.resources = Some(ResourcesCapability::default());
-        info
-    }
-
-    async fn list_tools(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        self.tools.list_tools(request, context).await
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.tools.call_tool(request, context).await
-    }
-
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.set_level(request, context).await
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.tools.on_initialized(context).await;
-    }
-
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
-        self.tools.accepted_subscription_filter(requested)
-    }
-
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.tools.listen(context).await
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
     }
 
     async fn list_prompts(

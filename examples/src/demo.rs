@@ -1,5 +1,6 @@
 //! The `--demo` transcript: the invoices server's `tools/list` and a `tools/call` of each tool,
-//! as the wire JSON a client receives. The README shows this text, and a test keeps the two equal.
+//! as the wire JSON a client receives. `examples/DEMO.md` shows this text, and a test keeps the two
+//! equal.
 
 use mcp_tool_runtime::encode_json;
 use serde_json::{Value, json};

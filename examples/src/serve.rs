@@ -3,8 +3,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_tool_runtime::http::HttpGuard;
-use mcp_tool_runtime::{Toolbox, ToolboxServer, wire};
+use mcp_tool_runtime::transport::http::HttpGuard;
+use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
@@ -23,7 +23,7 @@ pub async fn stdio(toolbox: Toolbox) -> Result<(), BoxError> {
 
 /// Serves any rmcp handler over stdio, like [`stdio`].
 pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> {
-    let transport = wire::stdio().max_message_bytes(MAX_MESSAGE_BYTES);
+    let transport = transport::stdio().max_message_bytes(MAX_MESSAGE_BYTES);
     handler.serve(transport).await?.waiting().await?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Arbitrary bytes as one JSON-RPC line into the stdio serving path (`wire::LineTransport` and
+//! Arbitrary bytes as one JSON-RPC line into the stdio serving path (`transport::LineTransport` and
 //! `ToolboxServer`, serving the invoices example), after a real `initialize`.
 //!
 //! Checks: no panic escapes the server (it runs on this task, not a spawned one); every line the
@@ -12,7 +12,7 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 use mcp_tool_runtime::ToolboxServer;
 use mcp_tool_runtime::rmcp::ServiceExt;
-use mcp_tool_runtime::wire::LineTransport;
+use mcp_tool_runtime::transport::LineTransport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

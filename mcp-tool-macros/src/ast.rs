@@ -5,9 +5,10 @@
 use proc_macro2::TokenStream;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{Seen, skip_value};
 use crate::ctxt::{Ctxt, unknown_key_message};
+use crate::keys::{Seen, skip_value};
 use crate::symbol::*;
+use crate::unraw::unraw;
 
 pub struct Function {
     /// The user's function, with `#[arg]`, `#[args]` and `#[state]` removed from its parameters.
@@ -334,12 +335,6 @@ impl ArgAttr {
             cx.push(e);
         }
     }
-}
-
-/// An identifier as a name: `r#type` is `type`. The one place the `r#` is stripped.
-pub fn unraw(ident: &Ident) -> String {
-    let name = ident.to_string();
-    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
 
 fn last_segment_args<'a>(ty: &'a Type, name: &str) -> Option<Vec<&'a Type>> {

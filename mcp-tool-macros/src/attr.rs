@@ -1,7 +1,5 @@
 //! Parses `#[mcp_tool(...)]` into a typed model, collecting every mistake.
 
-use std::collections::HashSet;
-
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
@@ -9,7 +7,9 @@ use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Token};
 
 use crate::ctxt::{Ctxt, unknown_key_message};
+use crate::keys::{Seen, skip_value};
 use crate::symbol::*;
+use crate::unraw::unraw;
 
 /// A flag as written: its value and where it stands.
 #[derive(Clone, Copy)]
@@ -98,7 +98,7 @@ impl ToolAttr {
     pub fn tool_name(&self, function: &syn::Ident) -> (String, Span) {
         match &self.name {
             Some(lit) => (lit.value(), lit.span()),
-            None => (crate::ast::unraw(function), function.span()),
+            None => (unraw(function), function.span()),
         }
     }
 }
@@ -158,39 +158,6 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
         return Some(CRATE.to_owned());
     }
     meta.path.get_ident().map(|i| i.to_string())
-}
-
-/// The keys of one attribute seen so far: the one way a duplicate key is found and reported.
-#[derive(Default)]
-pub struct Seen(HashSet<String>);
-
-impl Seen {
-    /// Whether `key` is given for the first time; a second time is reported at `path`.
-    pub fn first(&mut self, cx: &mut Ctxt, path: &syn::Path, key: &str, what: &str) -> bool {
-        if self.0.insert(key.to_owned()) {
-            return true;
-        }
-        cx.error_spanned_by(
-            path,
-            format!("duplicate {what} `{key}`; give each {what} once"),
-        );
-        false
-    }
-}
-
-/// Skips what follows a key that was reported (`= value`, `(...)`, or a slip such as a missing
-/// `=`), up to the next `,`: one mistake is one error, never also a syntax error after it.
-pub fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    meta.input.step(|cursor| {
-        let mut rest = *cursor;
-        while let Some((token, next)) = rest.token_tree() {
-            if matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',') {
-                break;
-            }
-            rest = next;
-        }
-        Ok(((), rest))
-    })
 }
 
 fn describe_expr(expr: &Expr) -> &'static str {

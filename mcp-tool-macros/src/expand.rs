@@ -13,6 +13,7 @@ use crate::ast::{self, Function, Output, Role};
 use crate::attr::{self, Flag, Kind, ToolAttr};
 use crate::ctxt::Ctxt;
 use crate::fallback::fallback;
+use crate::respan::respan;
 use crate::valid;
 
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
@@ -246,25 +247,6 @@ fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStre
             #private::none_declared((&&#private::OptionProbe::<#ty>::new()).kind());
         }
     }
-}
-
-/// Gives every token the user's span, so an unmet bound on our paths is reported at the user's
-/// type rather than at the attribute.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let proc_macro2::TokenTree::Group(group) = &token {
-                let mut inner =
-                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
-                inner.set_span(span);
-                token = proc_macro2::TokenTree::Group(inner);
-            } else {
-                token.set_span(span);
-            }
-            token
-        })
-        .collect()
 }
 
 /// One `let` per parameter, reading it from the call; and the expressions passed to the function.

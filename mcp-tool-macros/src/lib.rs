@@ -12,7 +12,10 @@ mod attr;
 mod ctxt;
 mod expand;
 mod fallback;
+mod keys;
+mod respan;
 mod symbol;
+mod unraw;
 mod valid;
 
 use proc_macro::TokenStream;

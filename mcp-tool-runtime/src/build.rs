@@ -36,6 +36,15 @@ pub fn build_tool_result<T: Serialize + ?Sized>(
     payload: &T,
     options: &ResultOptions,
 ) -> ToolResult {
+    within_ceiling(build_result(payload, options), options)
+}
+
+/// [`build_tool_result`] without the ceiling, for a toolbox's calls: the toolbox applies it once
+/// to every call's result, however the tool built it.
+pub(crate) fn build_result<T: Serialize + ?Sized>(
+    payload: &T,
+    options: &ResultOptions,
+) -> ToolResult {
     if options.content_kind.is_media() {
         build_media_result(payload, options)
     } else {
@@ -84,7 +93,7 @@ pub(crate) fn build_media_result<T: Serialize + ?Sized>(
     )
 }
 
-/// The flags and limits every result gets, or the error result naming what went wrong.
+/// The flags every result gets, or the error result naming what went wrong.
 fn finish(built: Result<ToolResult, String>, options: &ResultOptions) -> ToolResult {
     let mut result = match built {
         Ok(result) => result,
@@ -92,6 +101,12 @@ fn finish(built: Result<ToolResult, String>, options: &ResultOptions) -> ToolRes
     };
     result.is_error = options.is_error;
     result.meta.clone_from(&options.meta);
+    result
+}
+
+/// `result`, or an error result if it is over the options' ceiling
+/// ([`max_result_bytes`](ResultOptions::max_result_bytes)).
+pub(crate) fn within_ceiling(result: ToolResult, options: &ResultOptions) -> ToolResult {
     match options.max_result_bytes {
         Some(limit) => enforce_ceiling(result, options, limit),
         None => result,
@@ -218,12 +233,8 @@ fn mismatch(options: &ResultOptions, found: &str) -> String {
 }
 
 /// MCP's result ceiling: a result over `limit` bytes (its whole wire JSON) becomes an error
-/// result asking for less. The toolbox applies it to every call, whenever the limit was set.
-pub(crate) fn enforce_ceiling(
-    result: ToolResult,
-    options: &ResultOptions,
-    limit: usize,
-) -> ToolResult {
+/// result asking for less.
+fn enforce_ceiling(result: ToolResult, options: &ResultOptions, limit: usize) -> ToolResult {
     let size = serde_json::to_vec(&result).map_or(usize::MAX, |bytes| bytes.len());
     if size <= limit {
         return result;

@@ -7,30 +7,21 @@ use std::any::{Any, TypeId, type_name};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Display;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::build::build_tool_result;
+use crate::build::build_result;
 use crate::kind::ContentKind;
 use crate::message::{describe, quote};
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
 use crate::schema::{OutputSchema, SchemaObject};
 use crate::settings::ToolFlags;
-
-/// A boxed future, as [`Tool::call`] returns.
-///
-/// ```
-/// use mcp_tool_runtime::BoxFuture;
-/// let future: BoxFuture<'static, u8> = Box::pin(async { 1 });
-/// # drop(future);
-/// ```
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::structured::Shape;
 
 /// Hints about a tool's behaviour, the `annotations` of its `tools/list` entry.
 ///
@@ -226,6 +217,27 @@ impl ToolDeclaration {
     pub fn flags(mut self, flags: ToolFlags) -> Self {
         self.flags = flags;
         self
+    }
+
+    /// How this tool's results are built, from its declaration and its resolved settings: the
+    /// one place a declaration becomes [`ResultOptions`]. `shape` is its output type's (whether
+    /// a payload is wrapped), `max_result_bytes` the toolbox's result ceiling.
+    pub(crate) fn result_options(
+        &self,
+        include_structured_content: bool,
+        shape: Option<Shape>,
+        max_result_bytes: Option<usize>,
+    ) -> ResultOptions {
+        ResultOptions {
+            tool_name: self.name.clone(),
+            is_error: false,
+            include_structured_content,
+            meta: Map::new(),
+            content_kind: self.content_kind,
+            mime_type: self.mime_type.clone(),
+            max_result_bytes,
+            shape,
+        }
     }
 }
 
@@ -439,7 +451,7 @@ impl<'a> ToolCall<'a> {
 
     /// The result for a returned payload.
     pub fn finish<T: Serialize + ?Sized>(&self, payload: &T) -> ToolResult {
-        build_tool_result(payload, self.options)
+        build_result(payload, self.options)
     }
 
     /// The result for a returned error: its message as text, `isError: true`.

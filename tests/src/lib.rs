@@ -1,3 +1,4 @@
 //! Tests of the whole toolkit live under `tests/`. This library holds what several of them share.
 
+pub mod wire;
 pub mod zoo;

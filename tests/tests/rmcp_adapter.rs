@@ -143,7 +143,7 @@ mod over_the_wire {
 
     use mcp_tool_runtime::context::{ClientRequestError, LogLevel};
     use mcp_tool_runtime::rmcp::ServiceExt;
-    use mcp_tool_runtime::wire::LineTransport;
+    use mcp_tool_runtime::transport::LineTransport;
     use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
     use serde_json::{Value, json};
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
@@ -218,7 +218,7 @@ mod over_the_wire {
 
     impl Session {
         async fn start() -> Session {
-            Session::with_limit(mcp_tool_runtime::wire::DEFAULT_MAX_MESSAGE_BYTES).await
+            Session::with_limit(mcp_tool_runtime::transport::DEFAULT_MAX_MESSAGE_BYTES).await
         }
 
         /// A session over this crate's `LineTransport`, reading messages up to `limit` bytes.

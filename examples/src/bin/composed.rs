@@ -6,7 +6,7 @@ use examples::serve::{self, Mode};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let shop = examples::composed::Shop::new()?;
+    let shop = examples::composed::server()?;
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(shop).await,
         Mode::Http(addr) => serve::http_handler(shop, addr).await,

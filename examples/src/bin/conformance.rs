@@ -5,7 +5,7 @@ use examples::serve::{self, Mode};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let server = examples::conformance::ConformanceServer::new()?;
+    let server = examples::conformance::server()?;
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(server).await,
         Mode::Http(addr) => serve::http_handler(server, addr).await,

@@ -1,21 +1,45 @@
 //! The toolbox: tools registered once, then listed and called.
 
 use std::any::Any;
-use std::collections::{BTreeSet, HashMap};
-use std::panic::AssertUnwindSafe;
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
-use crate::build::enforce_ceiling;
 use crate::context::ToolContext;
-use crate::encode::MAX_DEPTH;
-use crate::message::{describe, quote};
-use crate::options::ResultOptions;
 use crate::result::ToolResult;
 use crate::settings::{ServerDefaults, SettingsError, resolve};
-use crate::tool::{State, Tool, ToolCall, ToolDeclaration, ToolDefinition};
+use crate::tool::{State, Tool, ToolDefinition};
+
+mod call;
+mod name;
+#[cfg(feature = "self-check")]
+mod self_check;
+/// Without the `self-check` feature, a check that lets every result through.
+#[cfg(not(feature = "self-check"))]
+mod self_check {
+    #[derive(Clone, Default)]
+    pub(crate) struct ToolCheck;
+
+    impl ToolCheck {
+        pub(crate) fn new(_: Option<&crate::schema::SchemaObject>, _: bool) -> Self {
+            ToolCheck
+        }
+
+        pub(crate) fn check(
+            &self,
+            _: bool,
+            _: &crate::options::ResultOptions,
+            result: crate::result::ToolResult,
+        ) -> crate::result::ToolResult {
+            result
+        }
+    }
+}
+
+use call::Registered;
+use name::check_tool_name;
+use self_check::ToolCheck;
 
 /// Why a tool could not be registered.
 ///
@@ -80,59 +104,6 @@ pub struct UnknownTool {
     pub name: String,
 }
 
-/// Checks a tool name against what MCP clients accept: 1 to 64 characters of `A-Za-z0-9_.-`.
-/// (The macro checks the same rule at compile time, in `mcp-tool-macros`' `valid.rs`: a proc-macro
-/// crate cannot call this one.)
-fn validate_tool_name(name: &str) -> Result<(), RegistrationError> {
-    let reason = if name.is_empty() {
-        Some("it is empty".to_owned())
-    } else if name.chars().count() > 64 {
-        Some(format!("it is {} characters long", name.chars().count()))
-    } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-            .map(|c| format!("it contains {c:?}"))
-    };
-    match reason {
-        Some(reason) => Err(RegistrationError::InvalidName {
-            name: name.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
-    }
-}
-
-#[derive(Clone)]
-struct Registered {
-    tool: Arc<dyn Tool>,
-    options: ResultOptions,
-    /// The argument names the input schema allows, when it refuses any other.
-    known_arguments: Option<BTreeSet<String>>,
-    /// The advertised `outputSchema` and its validator, for the result self-check.
-    #[cfg(feature = "self-check")]
-    check: Option<Arc<SelfCheck>>,
-}
-
-/// A tool's advertised `outputSchema`, and its validator, compiled once: at registration when the
-/// self-check is on then, else at the first checked call.
-#[cfg(feature = "self-check")]
-struct SelfCheck {
-    schema: crate::schema::SchemaObject,
-    validator: std::sync::OnceLock<Result<jsonschema::Validator, String>>,
-}
-
-#[cfg(feature = "self-check")]
-impl SelfCheck {
-    fn validator(&self) -> &Result<jsonschema::Validator, String> {
-        self.validator
-            .get_or_init(|| crate::conform::compile(&Value::Object((*self.schema).clone())))
-    }
-}
-
-/// The most problems a self-check error lists.
-#[cfg(feature = "self-check")]
-const MAX_LISTED_PROBLEMS: usize = 8;
-
 /// A set of tools served together, with the server-wide structured-output defaults.
 ///
 /// Everything that depends on the defaults is decided here once, at registration: the asymmetric
@@ -161,9 +132,10 @@ const MAX_LISTED_PROBLEMS: usize = 8;
 #[derive(Default, Clone)]
 pub struct Toolbox {
     defaults: ServerDefaults,
+    /// The result ceiling, also in each tool's [`ResultOptions`](crate::ResultOptions).
     max_result_bytes: Option<usize>,
-    /// Whether results are validated before they are sent; `None`: in debug builds.
-    #[cfg(feature = "self-check")]
+    /// Whether results are validated before they are sent (feature `self-check`); `None`: in
+    /// debug builds.
     check_results: Option<bool>,
     state: State,
     /// Sorted by name: the `tools/list` order.
@@ -201,6 +173,9 @@ impl Toolbox {
     /// result. Read at call time: it applies to every tool, whenever it was registered.
     pub fn set_max_result_bytes(&mut self, limit: usize) -> &mut Self {
         self.max_result_bytes = Some(limit);
+        for registered in self.tools.values_mut() {
+            registered.options.max_result_bytes = Some(limit);
+        }
         self
     }
 
@@ -232,7 +207,6 @@ impl Toolbox {
         self
     }
 
-    #[cfg(feature = "self-check")]
     fn checks_results(&self) -> bool {
         self.check_results.unwrap_or(cfg!(debug_assertions))
     }
@@ -309,7 +283,9 @@ impl Toolbox {
     fn register_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, RegistrationError> {
         let declaration = tool.declaration();
         let name = declaration.name.to_string();
-        validate_tool_name(&name)?;
+        if let Err(reason) = check_tool_name(&name) {
+            return Err(RegistrationError::InvalidName { name, reason });
+        }
         if self.tools.contains_key(&name) {
             return Err(RegistrationError::DuplicateName(name));
         }
@@ -340,35 +316,22 @@ impl Toolbox {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default()
             });
-        let options = result_options(
-            &declaration,
+        let options = declaration.result_options(
             resolved.include_structured_content,
             output.as_ref().map(|o| o.shape),
+            self.max_result_bytes,
         );
-        #[cfg(feature = "self-check")]
-        let check = output
-            .as_ref()
-            .filter(|_| resolved.include_output_schema)
-            .map(|o| {
-                Arc::new(SelfCheck {
-                    schema: o.schema.clone(),
-                    validator: std::sync::OnceLock::new(),
-                })
-            });
-        #[cfg(feature = "self-check")]
-        if self.checks_results()
-            && let Some(check) = &check
-        {
-            check.validator();
-        }
+        let advertised = output.filter(|_| resolved.include_output_schema);
+        let check = ToolCheck::new(
+            advertised.as_ref().map(|o| &o.schema),
+            self.checks_results(),
+        );
         let definition = ToolDefinition {
             name: declaration.name,
             title: declaration.title,
             description: declaration.description,
             input_schema,
-            output_schema: output
-                .filter(|_| resolved.include_output_schema)
-                .map(|o| o.schema),
+            output_schema: advertised.map(|o| o.schema),
             annotations: declaration.annotations,
             meta: Map::new(),
         };
@@ -382,7 +345,6 @@ impl Toolbox {
                 tool,
                 options,
                 known_arguments,
-                #[cfg(feature = "self-check")]
                 check,
             },
         );
@@ -476,147 +438,8 @@ impl Toolbox {
                 name: name.to_owned(),
             });
         };
-        let options = &registered.options;
-        if let Some(depth) = too_deep(&arguments) {
-            dismantle(arguments);
-            return Ok(options.error(format!(
-                "the arguments of tool `{name}` are nested more than {depth} levels deep, over \
-                 this server's limit of {MAX_DEPTH} levels"
-            )));
-        }
-        let arguments = match arguments {
-            Value::Object(map) => map,
-            Value::Null => Map::new(),
-            other => {
-                return Ok(options.error(format!(
-                    "the arguments of tool `{name}` must be a JSON object, got {}",
-                    describe(&other)
-                )));
-            }
-        };
-        if let Some(known) = &registered.known_arguments
-            && let Some(unknown) = arguments.keys().find(|k| !known.contains(*k))
-        {
-            let expected = if known.is_empty() {
-                "it takes no arguments".to_owned()
-            } else {
-                let names: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-                format!("expected one of: {}", names.join(", "))
-            };
-            return Ok(options.error(format!(
-                "unknown argument `{}` for tool `{name}`; {expected}",
-                quote(unknown)
-            )));
-        }
-        let call = ToolCall {
-            arguments,
-            options,
-            state: &self.state,
-            context,
-        };
-        let outcome = AssertUnwindSafe(registered.tool.call(call))
-            .catch_unwind()
-            .await;
-        let result = outcome.unwrap_or_else(|panic| {
-            let message = panic
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-                .unwrap_or("a non-string panic payload");
-            options.error(format!("tool `{name}` panicked: {}", quote(message)))
-        });
-        #[cfg(feature = "self-check")]
-        let result = self.self_check(registered, result);
-        Ok(match self.max_result_bytes {
-            Some(limit) => enforce_ceiling(result, options, limit),
-            None => result,
-        })
-    }
-}
-
-impl Toolbox {
-    /// The result self-check: a structured result that does not conform to the advertised
-    /// `outputSchema` is replaced by an error naming every problem (up to a few).
-    #[cfg(feature = "self-check")]
-    fn self_check(&self, registered: &Registered, result: ToolResult) -> ToolResult {
-        if !self.checks_results() || result.is_error {
-            return result;
-        }
-        let (Some(check), Some(structured)) = (&registered.check, &result.structured_content)
-        else {
-            return result;
-        };
-        let name = &registered.options.tool_name;
-        let validator = match check.validator() {
-            Ok(validator) => validator,
-            Err(e) => {
-                return registered.options.error(format!(
-                    "the `outputSchema` of tool `{name}` is not a valid JSON Schema: {e}"
-                ));
-            }
-        };
-        let problems = crate::conform::problems(validator, structured);
-        if problems.is_empty() {
-            return result;
-        }
-        let more = problems.len().saturating_sub(MAX_LISTED_PROBLEMS);
-        let mut listed = problems[..problems.len() - more].join("\n");
-        if more > 0 {
-            listed.push_str(&format!("\n... and {more} more"));
-        }
-        registered.options.error(format!(
-            "tool `{name}` returned a result that does not conform to its advertised \
-             `outputSchema`, so it was not sent:\n{listed}"
-        ))
-    }
-}
-
-/// The depth past which arguments are refused before anything recursive (deserializing, quoting,
-/// dropping) touches them, if `value` is nested deeper than [`MAX_DEPTH`]. Iterative, so any
-/// depth is measured on any stack.
-fn too_deep(value: &Value) -> Option<usize> {
-    let mut pending = vec![(value, 0_usize)];
-    while let Some((value, depth)) = pending.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth + 1 > MAX_DEPTH {
-            return Some(MAX_DEPTH);
-        }
-        pending.extend(children.map(|child| (child, depth + 1)));
-    }
-    None
-}
-
-/// Drops a value without recursion (serde_json's own drop recurses once per level).
-fn dismantle(value: Value) {
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Array(items) => pending.extend(items),
-            Value::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
-/// How results of a registered tool are built: from its declaration and its resolved settings,
-/// in this one place. Limits are not part of it: they are read at call time.
-fn result_options(
-    declaration: &ToolDeclaration,
-    include_structured_content: bool,
-    shape: Option<crate::structured::Shape>,
-) -> ResultOptions {
-    ResultOptions {
-        tool_name: declaration.name.clone(),
-        is_error: false,
-        include_structured_content,
-        meta: Map::new(),
-        content_kind: declaration.content_kind,
-        mime_type: declaration.mime_type.clone(),
-        max_result_bytes: None,
-        shape,
+        Ok(registered
+            .call(arguments, &self.state, context, self.checks_results())
+            .await)
     }
 }

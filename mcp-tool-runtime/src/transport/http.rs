@@ -22,7 +22,7 @@ use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ErrorData};
 use rmcp::service::TxJsonRpcMessage;
 
-use crate::wire::{ID_SEARCH_BYTES, answer_unreadable, find_id};
+use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -35,7 +35,7 @@ const DRAIN_FACTOR: usize = 16;
 ///
 /// ```no_run
 /// # use std::sync::Arc;
-/// use mcp_tool_runtime::http::HttpGuard;
+/// use mcp_tool_runtime::transport::http::HttpGuard;
 /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 /// use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};

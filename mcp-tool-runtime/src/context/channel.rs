@@ -1,0 +1,44 @@
+//! The port a [`ToolContext`](super::ToolContext) talks through: the rmcp peer of a served call,
+//! a [`Recording`](super::Recording) in tests, or nothing (a detached context).
+
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value};
+
+use super::LogLevel;
+use super::client::{ClientRequest, ClientRequestError};
+
+/// What the request being served says about itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RequestInfo {
+    pub id: Option<Value>,
+    pub meta: Map<String, Value>,
+    pub protocol_version: Option<String>,
+    pub client_capabilities: Option<Map<String, Value>>,
+}
+
+/// Where a context's notifications and requests go: the rmcp peer, a recording, or nowhere.
+pub(crate) trait Channel: Send + Sync {
+    /// What the request says about itself, read when a tool first asks.
+    fn request_info(&self) -> RequestInfo {
+        RequestInfo::default()
+    }
+    fn progress(
+        &self,
+        token: Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> BoxFuture<'_, ()>;
+    /// The least severe level the client wants, `None` (the default) for every level.
+    fn min_level(&self) -> Option<LogLevel> {
+        None
+    }
+    fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()>;
+    fn request(
+        &self,
+        key: String,
+        request: ClientRequest,
+    ) -> BoxFuture<'_, Result<Value, ClientRequestError>>;
+    fn is_cancelled(&self) -> bool;
+    fn cancelled(&self) -> BoxFuture<'_, ()>;
+}

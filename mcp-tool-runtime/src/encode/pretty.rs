@@ -1,0 +1,124 @@
+//! The pretty text of a checked value: serde_json's pretty form, each line break and indent
+//! written at once.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::checked::MAX_DEPTH;
+
+/// Pretty-prints a value produced by [`to_checked_value`] (keys already sorted, depth bounded).
+pub(crate) fn pretty(value: &Value) -> String {
+    let mut bytes = Vec::with_capacity(128);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, Pretty::default());
+    value
+        .serialize(&mut serializer)
+        .expect("a checked value always serializes");
+    // The buffer grew by doubling; the text lives until the response is written, so give back
+    // the spare capacity (for large texts the allocator shrinks in place).
+    bytes.shrink_to_fit();
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// serde_json's pretty layout (`to_string_pretty`: two-space indent, `": "`), byte for byte,
+/// writing each line break and its indentation in one write instead of one write per level.
+#[derive(Default)]
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+/// A line break followed by enough indentation for every depth a checked value reaches.
+const LINE: &[u8] = {
+    const LEN: usize = 1 + 2 * (MAX_DEPTH + 8);
+    let mut line = [b' '; LEN];
+    line[0] = b'\n';
+    &{ line }
+};
+
+impl Pretty {
+    fn line<W: ?Sized + std::io::Write>(&self, writer: &mut W) -> std::io::Result<()> {
+        match LINE.get(..1 + 2 * self.level) {
+            Some(line) => writer.write_all(line),
+            None => {
+                writer.write_all(b"\n")?;
+                (0..self.level).try_for_each(|_| writer.write_all(b"  "))
+            }
+        }
+    }
+
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.line(writer)
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(writer, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(writer, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}

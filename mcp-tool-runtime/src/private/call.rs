@@ -1,0 +1,81 @@
+//! What a generated tool calls: reading its arguments and state, its schemas, and finishing its
+//! result. Each is generic only over the user's type, through the bounds in `bounds`.
+
+use std::any::Any;
+
+use super::bounds::{
+    Argument, ArgumentSchema, ContextParam, ErrorMessage, Output, OutputSchemaType, StateType,
+};
+use super::option::MayBeNone;
+use crate::result::ToolResult;
+use crate::schema::{self, InputSchemaBuilder, OutputSchema, SchemaObject};
+use crate::structured::AllowNone;
+use crate::tool::{StateRequirement, ToolCall};
+
+/// Reads the argument `name`.
+pub fn argument<T: Argument>(call: &ToolCall<'_>, name: &str) -> Result<T, ToolResult> {
+    call.argument(name)
+}
+
+/// Reads all arguments as one `#[args]` struct.
+pub fn arguments<T: Argument>(call: &ToolCall<'_>) -> Result<T, ToolResult> {
+    call.arguments_as()
+}
+
+/// Adds the argument `name` to an input schema.
+pub fn param<T: ArgumentSchema + ?Sized>(
+    builder: &mut InputSchemaBuilder,
+    name: &str,
+    description: Option<&str>,
+) {
+    builder.param::<T>(name, description);
+}
+
+/// The input schema of an `#[args]` struct.
+pub fn arguments_schema<T: ArgumentSchema + ?Sized>() -> SchemaObject {
+    schema::input_schema_of::<T>()
+}
+
+/// The output schema of a tool returning `T`, declared without `allow_none`.
+pub fn output_schema<T: OutputSchemaType + ?Sized>() -> OutputSchema {
+    schema::output_schema::<T>(AllowNone::No)
+}
+
+/// The output schema of a tool declared with `allow_none` returning `R`, an `Option`.
+pub fn option_output_schema<R: MayBeNone>() -> OutputSchema
+where
+    R::Some: OutputSchemaType,
+{
+    schema::output_schema::<R::Some>(AllowNone::Yes)
+}
+
+/// The result for a returned value, for kinds whose payload is JSON: only the serialization is
+/// generic over `T`; no media path is instantiated.
+pub fn finish<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
+    crate::build::result_from_value(crate::encode::to_checked_value(value), call.options)
+}
+
+/// The result for a returned value of an image or audio tool: no JSON path is instantiated.
+pub fn finish_media<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
+    crate::build::build_media_result(value, call.options)
+}
+
+/// The result for a returned error.
+pub fn fail<E: ErrorMessage>(call: &ToolCall<'_>, error: E) -> ToolResult {
+    call.fail(error)
+}
+
+/// The `#[state]` of type `S`.
+pub fn state<'a, S: StateType>(call: &ToolCall<'a>) -> Result<&'a S, ToolResult> {
+    call.state::<S>()
+}
+
+/// The declared need for a `#[state]` of type `S` (checked at registration).
+pub fn state_requirement<S: Any>() -> StateRequirement {
+    StateRequirement::of::<S>()
+}
+
+/// The call's context, as the tool's context parameter takes it.
+pub fn context<'c, C: ContextParam<'c>>(call: &'c ToolCall<'_>) -> Result<C, ToolResult> {
+    Ok(C::from_call(call))
+}

@@ -1,0 +1,226 @@
+//! Telling clients that the tools changed: a 2025 client on its session, a 2026-07-28 client on
+//! each `subscriptions/listen` stream that asked for `toolsListChanged`.
+
+use std::sync::Mutex;
+
+use rmcp::model::{ServerCapabilities, SubscriptionFilter};
+use rmcp::service::{Peer, SubscriptionSink};
+use rmcp::{ErrorData, RoleServer};
+
+use super::convert::ServeError;
+use crate::sync::lock;
+
+/// Who to tell when the tools change: the sessions of 2025 clients, and the
+/// `subscriptions/listen` streams of 2026-07-28 clients (which wait on `generation`).
+pub(crate) struct Changes {
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// How many changes there have been.
+    generation: tokio::sync::watch::Sender<u64>,
+    subscribing: Subscribing,
+}
+
+impl Default for Changes {
+    fn default() -> Self {
+        Changes {
+            peers: Mutex::default(),
+            generation: tokio::sync::watch::Sender::new(0),
+            subscribing: Subscribing::default(),
+        }
+    }
+}
+
+/// The tools' generation when each `subscriptions/listen` request now being acknowledged was
+/// accepted. rmcp writes the acknowledgment before it calls `listen`, so a client may already
+/// have made a change by then; `listen` announces a change made since the generation
+/// [`started`](Self::started) gives.
+#[derive(Default)]
+struct Subscribing(Mutex<Vec<u64>>);
+
+impl Subscribing {
+    fn accepted(&self, generation: u64) {
+        lock(&self.0).push(generation);
+    }
+
+    /// For a `listen` starting: a generation no later than the one its own request was accepted
+    /// at. `listen` cannot tell which entry is its own, so it reads the oldest (generations only
+    /// grow) and removes the newest, and every request still pending keeps one no later than its
+    /// own. A request whose acknowledgment could not be sent never reaches `listen`: its entry
+    /// stays, and later streams may get one needless notice (a client re-lists, nothing is lost).
+    fn started(&self) -> Option<u64> {
+        let mut pending = lock(&self.0);
+        let oldest = pending.first().copied();
+        pending.pop();
+        oldest
+    }
+}
+
+/// Why [`ToolboxServer::update`](crate::ToolboxServer::update) changed nothing.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::server::UpdateError;
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+///
+/// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+/// let refused = server.update(|_| Err("not now")).await;
+/// assert!(matches!(refused, Err(UpdateError::Change("not now"))));
+/// # });
+/// ```
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateError<E> {
+    /// The change itself failed.
+    #[error("the change failed: {0}")]
+    Change(E),
+    /// A tool's entry rmcp's model refuses.
+    #[error(transparent)]
+    Serve(ServeError),
+}
+
+impl Changes {
+    /// Tells every client that the tools changed.
+    pub(crate) async fn announce(&self) {
+        self.generation.send_modify(|generation| *generation += 1);
+        let peers: Vec<_> = lock(&self.peers).clone();
+        for peer in &peers {
+            // A client that left is forgotten below; one that cannot be told now will see the
+            // new list at its next `tools/list`.
+            let _ = peer.notify_tool_list_changed().await;
+        }
+        lock(&self.peers).retain(|peer| !peer.is_transport_closed());
+    }
+
+    /// A 2025 session is ready: it is told of changes from now on.
+    pub(crate) fn initialized(&self, peer: Peer<RoleServer>) {
+        let mut peers = lock(&self.peers);
+        peers.retain(|peer| !peer.is_transport_closed());
+        peers.push(peer);
+    }
+
+    /// Of what a `subscriptions/listen` request asks for, what a server with `capabilities`
+    /// accepts (of list changes, only `toolsListChanged` is declared).
+    pub(crate) fn accept(
+        &self,
+        requested: &SubscriptionFilter,
+        capabilities: &ServerCapabilities,
+    ) -> SubscriptionFilter {
+        self.subscribing.accepted(*self.generation.borrow());
+        requested.supported_by(capabilities)
+    }
+
+    /// Sends `notifications/tools/list_changed` on a `subscriptions/listen` stream's `sink`
+    /// after every change, if the stream `wants` them, until `cancelled` (the client cancels the
+    /// subscription) or the stream closes.
+    pub(crate) async fn listen(
+        &self,
+        wants: bool,
+        sink: &SubscriptionSink,
+        cancelled: impl Future<Output = ()>,
+    ) -> Result<(), ErrorData> {
+        let mut generation = self.generation.subscribe();
+        // A change between the acknowledgment and now is announced like a later one.
+        if self
+            .subscribing
+            .started()
+            .is_some_and(|at| at < *generation.borrow())
+        {
+            generation.mark_changed();
+        }
+        if !wants {
+            cancelled.await;
+            return Ok(());
+        }
+        let mut cancelled = std::pin::pin!(cancelled);
+        loop {
+            tokio::select! {
+                biased;
+                () = &mut cancelled => return Ok(()),
+                changed = generation.changed() => {
+                    // The sender lives as long as the server; a stream that can no longer be
+                    // written to is over.
+                    if changed.is_err() || sink.notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Subscribing;
+
+    /// Every order of three subscriptions (each accepted, then started) and two changes: each
+    /// `listen` gets a generation no later than its own request's, so no change made after an
+    /// acknowledgment goes unannounced, and nothing is left pending.
+    #[test]
+    fn every_listen_gets_a_generation_no_later_than_its_own() {
+        #[derive(Clone, Copy)]
+        enum Step {
+            Accept(usize),
+            Start(usize),
+            Change,
+        }
+        fn orders(
+            accepted: [bool; 3],
+            started: [bool; 3],
+            changes: u8,
+            steps: &mut Vec<Step>,
+            out: &mut Vec<Vec<Step>>,
+        ) {
+            if accepted.iter().all(|&a| a) && started.iter().all(|&s| s) && changes == 0 {
+                out.push(steps.clone());
+                return;
+            }
+            let mut next = |step: Step, accepted: [bool; 3], started: [bool; 3], changes: u8| {
+                steps.push(step);
+                orders(accepted, started, changes, steps, out);
+                steps.pop();
+            };
+            for i in 0..3 {
+                if !accepted[i] {
+                    let mut a = accepted;
+                    a[i] = true;
+                    next(Step::Accept(i), a, started, changes);
+                } else if !started[i] {
+                    let mut s = started;
+                    s[i] = true;
+                    next(Step::Start(i), accepted, s, changes);
+                }
+            }
+            if changes > 0 {
+                next(Step::Change, accepted, started, changes - 1);
+            }
+        }
+        let mut all = Vec::new();
+        orders([false; 3], [false; 3], 2, &mut Vec::new(), &mut all);
+        assert_eq!(
+            all.len(),
+            40_320 / (2 * 2 * 2 * 2),
+            "8! orders of the steps, over 2 for each subscription's fixed pair and 2! for the changes"
+        );
+        for order in all {
+            let subscribing = Subscribing::default();
+            let mut generation = 0;
+            let mut own = [0; 3];
+            for step in &order {
+                match *step {
+                    Step::Accept(i) => {
+                        own[i] = generation;
+                        subscribing.accepted(generation);
+                    }
+                    Step::Start(i) => {
+                        let given = subscribing.started().expect("its own request is pending");
+                        assert!(
+                            given <= own[i],
+                            "listen {i} was given {given}, accepted at {}",
+                            own[i]
+                        );
+                    }
+                    Step::Change => generation += 1,
+                }
+            }
+            assert_eq!(subscribing.started(), None, "left pending");
+        }
+    }
+}

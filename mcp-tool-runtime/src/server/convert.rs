@@ -1,0 +1,104 @@
+//! The toolbox in rmcp's model: `tools/list` entries converted once per change, and results
+//! handed to rmcp by moving what they hold.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject, ResultType, Tool};
+
+use crate::content::{Content, TextContent};
+use crate::result::ToolResult;
+use crate::toolbox::Toolbox;
+
+/// A `tools/list` entry rmcp would not accept (a bug in this crate, reported rather than hidden).
+///
+/// ```
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+/// // Every entry this crate builds is accepted.
+/// assert!(ToolboxServer::new(Toolbox::new()).is_ok());
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("tool `{tool}` cannot be served through rmcp: {source}")]
+pub struct ServeError {
+    /// The tool.
+    pub tool: String,
+    /// What rmcp's model refused.
+    #[source]
+    pub source: serde_json::Error,
+}
+
+/// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
+pub(crate) struct Snapshot {
+    pub(crate) toolbox: Arc<Toolbox>,
+    pub(crate) tools: Vec<Tool>,
+}
+
+impl Snapshot {
+    pub(crate) fn new(toolbox: Toolbox) -> Result<Self, ServeError> {
+        let tools = toolbox
+            .list_tools()
+            .iter()
+            .map(|definition| {
+                serde_json::to_value(definition)
+                    .and_then(serde_json::from_value::<Tool>)
+                    .map_err(|source| ServeError {
+                        tool: definition.name.to_string(),
+                        source,
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Snapshot {
+            toolbox: Arc::new(toolbox),
+            tools,
+        })
+    }
+
+    /// The entry of the tool `name`.
+    pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+}
+
+/// Converts a result into rmcp's model by moving what it holds: the `structuredContent` value and
+/// plain text blocks (the JSON mirror) move as they are, never re-serialized. Blocks with
+/// annotations and media or resource blocks (rare, and small next to the payload) go through
+/// the wire JSON they share with rmcp, so no field is dropped on the way.
+///
+/// ```
+/// use mcp_tool_runtime::server::to_rmcp_result;
+/// use mcp_tool_runtime::ToolResult;
+///
+/// let converted = to_rmcp_result(ToolResult::error("boom"));
+/// assert_eq!(converted.is_error, Some(true));
+/// ```
+pub fn to_rmcp_result(result: ToolResult) -> CallToolResult {
+    let ToolResult {
+        content,
+        structured_content,
+        is_error,
+        meta,
+    } = result;
+    let content = match content.into_iter().map(to_rmcp_block).collect() {
+        Ok(content) => content,
+        Err(e) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "the tool's result could not be sent: {e}"
+            ))]);
+        }
+    };
+    let mut converted = CallToolResult::success(content);
+    converted.structured_content = structured_content;
+    converted.is_error = is_error.then_some(true);
+    converted.meta = (!meta.is_empty()).then_some(MetaObject(meta));
+    converted.result_type = Some(ResultType::COMPLETE);
+    converted
+}
+
+fn to_rmcp_block(block: Content) -> Result<ContentBlock, serde_json::Error> {
+    match block {
+        Content::Text(TextContent {
+            text,
+            annotations: None,
+        }) => Ok(ContentBlock::text(text)),
+        other => serde_json::to_value(&other).and_then(serde_json::from_value),
+    }
+}

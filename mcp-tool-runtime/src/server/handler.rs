@@ -1,0 +1,318 @@
+//! [`ToolboxServer`]: the rmcp `ServerHandler` serving a [`Toolbox`], and its settings.
+
+use std::sync::{Arc, Mutex, RwLock};
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, RequestStateError, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscriptionFilter, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::call::{custom_request, router, serve_call};
+use super::changes::{Changes, UpdateError};
+use super::convert::{ServeError, Snapshot};
+use super::input::Seal;
+use super::levels::LogLevels;
+use super::shared::{CacheHints, Shared};
+use super::version::is_2026_07_28;
+use crate::sync::{lock, write};
+use crate::toolbox::Toolbox;
+
+/// An rmcp server handler answering `tools/list` and `tools/call` from a [`Toolbox`].
+///
+/// Entries are converted once, when the tools change; a request does no schema work. An unknown
+/// tool is a JSON-RPC error (-32602, invalid params); everything a tool does wrong is an
+/// `isError` result. Tools taking a [`ToolContext`](crate::ToolContext) talk to the client
+/// through it: progress, cancellation, logging (the `logging` capability is always declared, and
+/// `logging/setLevel` honoured), and client requests, sent to the client at protocol 2025-x and
+/// returned as input-required results at 2026-07-28.
+///
+/// Cheap to clone: clones share the tools. rmcp's Streamable HTTP service makes one handler per
+/// session from a factory, `move || Ok(server.clone())`; each session keeps its own log level.
+/// To serve the tools beside an rmcp handler of your own, [`merge`](Self::merge) it.
+///
+/// ```no_run
+/// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+/// use rmcp::ServiceExt;
+///
+/// /// Says hello.
+/// #[mcp_tool]
+/// fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let mut toolbox = Toolbox::new();
+///     toolbox.register(hello::tool())?;
+///     let server = ToolboxServer::new(toolbox)?;
+///     server.serve(mcp_tool_runtime::transport::stdio()).await?.waiting().await?;
+///     Ok(())
+/// }
+/// ```
+#[derive(Clone)]
+pub struct ToolboxServer {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for ToolboxServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolboxServer")
+            .field("toolbox", &self.shared.snapshot().toolbox)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The `tools/list` freshness hint a server gives by default: one minute.
+///
+/// ```
+/// assert_eq!(mcp_tool_runtime::server::DEFAULT_TOOLS_TTL_MS, 60_000);
+/// ```
+pub const DEFAULT_TOOLS_TTL_MS: u64 = 60_000;
+
+impl ToolboxServer {
+    /// A handler serving `toolbox`, introducing itself as this crate.
+    ///
+    /// # Errors
+    /// A tool whose entry rmcp's model refuses.
+    pub fn new(toolbox: Toolbox) -> Result<Self, ServeError> {
+        Self::with_info(
+            toolbox,
+            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    /// A handler serving `toolbox` under the given server name and version.
+    ///
+    /// # Errors
+    /// A tool whose entry rmcp's model refuses.
+    pub fn with_info(toolbox: Toolbox, server: Implementation) -> Result<Self, ServeError> {
+        let snapshot = Snapshot::new(toolbox)?;
+        let info = ServerConfig::new(capabilities()).with_server_info(server);
+        Ok(ToolboxServer {
+            shared: Arc::new(Shared {
+                snapshot: RwLock::new(Arc::new(snapshot)),
+                info,
+                cache: Mutex::new(CacheHints {
+                    ttl_ms: DEFAULT_TOOLS_TTL_MS,
+                    scope: CacheScope::Public,
+                }),
+                seal: Seal::default(),
+                changes: Changes::default(),
+                log_levels: Arc::new(LogLevels::default()),
+            }),
+        })
+    }
+
+    /// Sets the `tools/list` caching hints (MCP 2026-07-28): how long a client may treat the list
+    /// as fresh, and who may cache it. By default [`DEFAULT_TOOLS_TTL_MS`] and `public` (every
+    /// client is served the same list). Clients of 2025 protocol versions are sent no hints.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    /// use mcp_tool_runtime::rmcp::model::CacheScope;
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.set_cache_hints(0, CacheScope::Private);
+    /// ```
+    pub fn set_cache_hints(&self, ttl_ms: u64, scope: CacheScope) -> &Self {
+        *lock(&self.shared.cache) = CacheHints { ttl_ms, scope };
+        self
+    }
+
+    /// Uses `key` (at least 32 bytes) to seal the `requestState` of input-required results, so
+    /// that servers behind one address accept each other's state. By default each server makes a
+    /// random key when it starts. Applies to every clone of this server.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.set_request_state_key(b"a key of at least thirty-two bytes, shared by the servers").unwrap();
+    /// assert!(server.set_request_state_key(b"short").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// A key shorter than 32 bytes; the key in use is unchanged.
+    pub fn set_request_state_key(&self, key: &[u8]) -> Result<&Self, RequestStateError> {
+        self.shared.seal.set_key(key)?;
+        Ok(self)
+    }
+
+    /// The toolbox being served now.
+    pub fn toolbox(&self) -> Arc<Toolbox> {
+        self.shared.snapshot().toolbox.clone()
+    }
+
+    /// Changes the tools while serving: `change` gets a copy of the toolbox to register tools in
+    /// or [`remove`](Toolbox::remove) them from; the new list is served from the next request on,
+    /// calls already running finish with the tools they started with, and every connected client
+    /// is sent `notifications/tools/list_changed` (the server declares `tools.listChanged`): a
+    /// 2025 client on its session, a 2026-07-28 client on each `subscriptions/listen` stream that
+    /// asked for `toolsListChanged`.
+    ///
+    /// # Errors
+    /// What `change` returns, or a tool rmcp's model refuses; the served tools are then unchanged.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// server.update(|toolbox| toolbox.register(hello::tool()).map(drop)).await.unwrap();
+    /// assert_eq!(server.toolbox().list_tools().len(), 1);
+    /// # });
+    /// ```
+    pub async fn update<E>(
+        &self,
+        change: impl FnOnce(&mut Toolbox) -> Result<(), E>,
+    ) -> Result<(), UpdateError<E>> {
+        let mut toolbox = Toolbox::clone(&self.shared.snapshot().toolbox);
+        change(&mut toolbox).map_err(UpdateError::Change)?;
+        let snapshot = Snapshot::new(toolbox).map_err(UpdateError::Serve)?;
+        *write(&self.shared.snapshot) = Arc::new(snapshot);
+        self.shared.changes.announce().await;
+        Ok(())
+    }
+
+    /// The tools as rmcp routes, for a `#[tool_router]` of your own:
+    /// `Self::tool_router() + toolbox_server.router()`. Each route runs the tool exactly as
+    /// [`ToolboxServer`] does (context, cancellation, input-required results included). The
+    /// routes are the tools of now, and a route carries no log level, subscription or
+    /// list-changed notice: to serve the tools beside a handler of your own, prefer
+    /// [`merge`](Self::merge), which does all of it.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox, ToolboxServer};
+    /// use mcp_tool_runtime::rmcp::handler::server::router::tool::ToolRouter;
+    ///
+    /// /// Says hello.
+    /// #[mcp_tool]
+    /// fn hello() -> String { "hello".into() }
+    ///
+    /// struct MyServer;
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(hello::tool()).unwrap();
+    /// let router: ToolRouter<MyServer> = ToolboxServer::new(toolbox).unwrap().router();
+    /// assert!(router.has_route("hello"));
+    /// ```
+    pub fn router<S: Send + Sync + 'static>(&self) -> ToolRouter<S> {
+        router(&self.shared)
+    }
+
+    /// What a `subscriptions/listen` stream hears of the tools: every change, if it `wants`
+    /// them, until `cancelled`. For [`Merged`](super::Merged), which hands the same stream to
+    /// the handler beside the tools.
+    pub(crate) async fn listen_on(
+        &self,
+        wants: bool,
+        sink: &rmcp::service::SubscriptionSink,
+        cancelled: impl Future<Output = ()>,
+    ) -> Result<(), ErrorData> {
+        self.shared.changes.listen(wants, sink, cancelled).await
+    }
+}
+
+/// What a `ToolboxServer` declares: tools (and that their list changes) and logging.
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities::builder()
+        .enable_tools()
+        .enable_tool_list_changed()
+        .enable_logging()
+        .build()
+}
+
+impl ServerHandler for ToolboxServer {
+    fn get_info(&self) -> ServerConfig {
+        self.shared.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut result = ListToolsResult::with_all_items(self.shared.snapshot().tools.clone());
+        if is_2026_07_28(&context) {
+            let hints = *lock(&self.shared.cache);
+            result.ttl_ms = Some(hints.ttl_ms);
+            result.cache_scope = Some(hints.scope);
+        }
+        Ok(result)
+    }
+
+    /// Runs the tool until it finishes or the client cancels the request
+    /// (`notifications/cancelled`): then the tool's future is dropped, so a tool that never
+    /// returns holds nothing once its caller gave up.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        serve_call(
+            &self.shared,
+            &request.name,
+            request.arguments,
+            request.input_responses,
+            request.request_state,
+            context,
+        )
+        .await
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.log_levels.set(&context.peer, request.level);
+        Ok(())
+    }
+
+    /// Of what a `subscriptions/listen` request (MCP 2026-07-28) asks for, the server accepts
+    /// `toolsListChanged`: the one list-changed notification it declares.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(
+            self.shared
+                .changes
+                .accept(requested, &self.shared.info.capabilities),
+        )
+    }
+
+    /// Sends `notifications/tools/list_changed` on the stream after every
+    /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let wants = context.accepted().tools_list_changed == Some(true);
+        self.listen_on(wants, context.sink(), context.cancelled())
+            .await
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.shared.changes.initialized(context.peer);
+    }
+
+    /// A `tools/call` whose `arguments` is not an object, which rmcp hands here: an `isError`
+    /// result naming the problem. Any other unknown method is JSON-RPC -32601.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        custom_request(&self.shared, request).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.shared.snapshot().tool(name).cloned()
+    }
+}

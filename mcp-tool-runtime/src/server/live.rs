@@ -1,0 +1,125 @@
+//! The call context's channel to a client served through rmcp: progress and log lines go to the
+//! client's peer; client requests too (protocol 2025-x) or into an input-required result
+//! (2026-07-28).
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use rmcp::RoleServer;
+use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+
+use super::input::{Input, invalid_request};
+use super::levels::{LogLevels, level_of};
+use crate::context::{
+    Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
+};
+
+pub(crate) struct Live {
+    pub(crate) context: RequestContext<RoleServer>,
+    /// The server's, for the session's log level.
+    pub(crate) log_levels: Arc<LogLevels>,
+    /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
+    pub(crate) input: Option<Arc<Input>>,
+}
+
+impl Live {
+    /// Sends a client request on the session (protocol 2025-x) and waits for the answer.
+    async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
+        let peer = &self.context.peer;
+        let answer = match request.capability {
+            Capability::Elicitation => {
+                let params = serde_json::from_value(request.params).map_err(invalid_request)?;
+                serde_json::to_value(peer.create_elicitation(params).await.map_err(failed)?)
+            }
+            Capability::Sampling => {
+                let params = serde_json::from_value(request.params).map_err(invalid_request)?;
+                let answer = peer.create_message(params).await.map_err(failed)?;
+                serde_json::to_value(answer)
+            }
+            Capability::Roots => serde_json::to_value(peer.list_roots().await.map_err(failed)?),
+        };
+        answer.map_err(|e| ClientRequestError::InvalidResponse(e.to_string()))
+    }
+}
+
+fn failed(e: impl std::fmt::Display) -> ClientRequestError {
+    ClientRequestError::Failed(e.to_string())
+}
+
+impl Channel for Live {
+    fn request_info(&self) -> RequestInfo {
+        let context = &self.context;
+        let object = |value: serde_json::Result<Value>| match value {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        };
+        RequestInfo {
+            id: serde_json::to_value(&context.id).ok(),
+            meta: object(serde_json::to_value(&context.meta)).unwrap_or_default(),
+            protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
+            client_capabilities: context
+                .client_capabilities()
+                .and_then(|c| object(serde_json::to_value(c))),
+        }
+    }
+
+    fn progress(
+        &self,
+        token: Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> BoxFuture<'_, ()> {
+        let params = serde_json::from_value::<ProgressNotificationParam>(
+            serde_json::json!({"progressToken": token, "progress": progress, "total": total, "message": message}),
+        );
+        Box::pin(async move {
+            // A notification that cannot be sent (the client left) loses nothing the tool needs.
+            if let Ok(params) = params {
+                let _ = self.context.peer.notify_progress(params).await;
+            }
+        })
+    }
+
+    /// The request's own `io.modelcontextprotocol/logLevel` (2026-07-28), else the session's
+    /// `logging/setLevel`.
+    fn min_level(&self) -> Option<LogLevel> {
+        self.context
+            .meta
+            .log_level()
+            .map(level_of)
+            .or_else(|| self.log_levels.get(&self.context.peer))
+    }
+
+    fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {
+        let params = serde_json::from_value::<LoggingMessageNotificationParam>(
+            serde_json::json!({"level": level, "data": data}),
+        );
+        Box::pin(async move {
+            if let Ok(params) = params {
+                let _ = self.context.peer.notify_logging_message(params).await;
+            }
+        })
+    }
+
+    fn request(
+        &self,
+        key: String,
+        request: ClientRequest,
+    ) -> BoxFuture<'_, Result<Value, ClientRequestError>> {
+        match &self.input {
+            Some(input) => Box::pin(input.ask(key, request)),
+            None => Box::pin(self.send(request)),
+        }
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.context.ct.is_cancelled()
+    }
+
+    fn cancelled(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.context.ct.cancelled())
+    }
+}

@@ -1,0 +1,38 @@
+//! Serving a [`Toolbox`](crate::Toolbox) with the official Rust MCP SDK, `rmcp` (feature `rmcp`).
+//!
+//! [`ToolboxServer`] is an rmcp `ServerHandler`: `tools/list` and `tools/call` are answered from
+//! the toolbox, over any rmcp transport (this crate's [`transport`](crate::transport)s, or
+//! rmcp's own). [`ToolboxServer::merge`] serves the tools beside an rmcp handler of your own.
+//! This crate writes no JSON-RPC of its own.
+//!
+//! One concept a file:
+//! - `handler`: [`ToolboxServer`], its settings, and its `ServerHandler` methods;
+//! - `compose`: [`Merged`], the tools beside a handler of your own;
+//! - `shared`: what every session of one server shares;
+//! - `convert`: the toolbox in rmcp's model ([`to_rmcp_result`]);
+//! - `call`: serving `tools/call`, and the JSON-RPC errors around a call;
+//! - `live`: the call context's channel to the client;
+//! - `input`: input-required results and the sealed `requestState` (2026-07-28);
+//! - `changes`: telling clients the tools changed ([`UpdateError`]);
+//! - `levels`: log levels per session and per request;
+//! - `version`: what changed at protocol 2026-07-28.
+
+// rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
+// every released MCP version, the conformance suite tests them, and tools use them.
+#![allow(deprecated)]
+
+mod call;
+mod changes;
+mod compose;
+mod convert;
+mod handler;
+mod input;
+mod levels;
+mod live;
+mod shared;
+mod version;
+
+pub use changes::UpdateError;
+pub use compose::Merged;
+pub use convert::{ServeError, to_rmcp_result};
+pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};

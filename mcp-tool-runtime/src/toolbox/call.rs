@@ -1,0 +1,123 @@
+//! The call guard: what stands between a `tools/call` and the tool. Arguments too deep, not an
+//! object, or unknown are refused before the tool runs; a panic becomes an `isError` result; a
+//! structured result is checked against the advertised schema (feature `self-check`), and a
+//! result over the ceiling is refused.
+
+use std::collections::BTreeSet;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use serde_json::{Map, Value};
+
+use super::self_check::ToolCheck;
+use crate::build::within_ceiling;
+use crate::context::ToolContext;
+use crate::encode::MAX_DEPTH;
+use crate::message::{describe, quote};
+use crate::options::ResultOptions;
+use crate::result::ToolResult;
+use crate::tool::{State, Tool, ToolCall};
+
+/// A tool as registered: everything a call needs, decided once.
+#[derive(Clone)]
+pub(crate) struct Registered {
+    pub(crate) tool: Arc<dyn Tool>,
+    pub(crate) options: ResultOptions,
+    /// The argument names the input schema allows, when it refuses any other.
+    pub(crate) known_arguments: Option<BTreeSet<String>>,
+    /// The advertised `outputSchema`, for the result self-check.
+    pub(crate) check: ToolCheck,
+}
+
+impl Registered {
+    /// Calls the tool with `arguments`; `check` says whether the result is self-checked.
+    pub(crate) async fn call(
+        &self,
+        arguments: Value,
+        state: &State,
+        context: ToolContext,
+        check: bool,
+    ) -> ToolResult {
+        let options = &self.options;
+        let name = &options.tool_name;
+        if let Some(depth) = too_deep(&arguments) {
+            dismantle(arguments);
+            return options.error(format!(
+                "the arguments of tool `{name}` are nested more than {depth} levels deep, over \
+                 this server's limit of {MAX_DEPTH} levels"
+            ));
+        }
+        let arguments = match arguments {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => {
+                return options.error(format!(
+                    "the arguments of tool `{name}` must be a JSON object, got {}",
+                    describe(&other)
+                ));
+            }
+        };
+        if let Some(known) = &self.known_arguments
+            && let Some(unknown) = arguments.keys().find(|k| !known.contains(*k))
+        {
+            let expected = if known.is_empty() {
+                "it takes no arguments".to_owned()
+            } else {
+                let names: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                format!("expected one of: {}", names.join(", "))
+            };
+            return options.error(format!(
+                "unknown argument `{}` for tool `{name}`; {expected}",
+                quote(unknown)
+            ));
+        }
+        let call = ToolCall {
+            arguments,
+            options,
+            state,
+            context,
+        };
+        let outcome = AssertUnwindSafe(self.tool.call(call)).catch_unwind().await;
+        let result = outcome.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a non-string panic payload");
+            options.error(format!("tool `{name}` panicked: {}", quote(message)))
+        });
+        within_ceiling(self.check.check(check, options, result), options)
+    }
+}
+
+/// The depth past which arguments are refused before anything recursive (deserializing, quoting,
+/// dropping) touches them, if `value` is nested deeper than [`MAX_DEPTH`]. Iterative, so any
+/// depth is measured on any stack.
+fn too_deep(value: &Value) -> Option<usize> {
+    let mut pending = vec![(value, 0_usize)];
+    while let Some((value, depth)) = pending.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth + 1 > MAX_DEPTH {
+            return Some(MAX_DEPTH);
+        }
+        pending.extend(children.map(|child| (child, depth + 1)));
+    }
+    None
+}
+
+/// Drops a value without recursion (serde_json's own drop recurses once per level).
+fn dismantle(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}

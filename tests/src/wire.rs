@@ -1,0 +1,139 @@
+//! A raw JSON-RPC session with a server, over this crate's line transport on an in-memory pipe:
+//! the lines a client sends, and the lines it reads back.
+
+use std::time::Duration;
+
+use mcp_tool_runtime::rmcp::{ServerHandler, ServiceExt};
+use mcp_tool_runtime::transport::LineTransport;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+
+/// How long a test waits for one message.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A session with a served handler.
+pub struct Session {
+    writer: WriteHalf<DuplexStream>,
+    lines: tokio::io::Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// The answer to `initialize`, if the session was initialized.
+    pub init: Value,
+}
+
+impl Session {
+    /// A session with `handler`, reading messages up to `limit` bytes, initialized at 2025-11-25
+    /// with these client capabilities, or not initialized at all (2026-07-28 requests carry
+    /// everything in their `_meta`).
+    pub async fn open(
+        handler: impl ServerHandler,
+        limit: usize,
+        capabilities: Option<Value>,
+    ) -> Session {
+        let (client, server) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server);
+        let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
+        tokio::spawn(async move {
+            let running = handler.serve(transport).await.unwrap();
+            let _ = running.waiting().await;
+        });
+        let (reader, writer) = tokio::io::split(client);
+        let mut session = Session {
+            writer,
+            lines: BufReader::new(reader).lines(),
+            init: Value::Null,
+        };
+        let Some(capabilities) = capabilities else {
+            return session;
+        };
+        let init = session
+            .request(json!({
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": capabilities,
+                    "clientInfo": {"name": "wire-test", "version": "0"}
+                }
+            }))
+            .await;
+        assert!(init.get("result").is_some(), "{init}");
+        session
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        session.init = init;
+        session
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, message: Value) {
+        self.send_line(&serde_json::to_string(&message).unwrap())
+            .await;
+    }
+
+    /// Sends a line as it is.
+    pub async fn send_line(&mut self, line: &str) {
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+    }
+
+    /// The next message the server sends, within ten seconds.
+    pub async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(WAIT, self.lines.next_line())
+            .await
+            .expect("no message from the server")
+            .unwrap()
+            .expect("the server hung up");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// A ping proves the session still serves, and that nothing else was sent before its
+    /// answer.
+    pub async fn assert_quiet_and_serving(&mut self, id: u64) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            .await;
+        let answer = self.next().await;
+        assert_eq!(
+            answer["id"], id,
+            "expected only the ping's answer, got {answer}"
+        );
+        assert!(answer.get("result").is_some(), "{answer}");
+    }
+
+    /// Sends a request and returns the response carrying its id.
+    pub async fn request(&mut self, message: Value) -> Value {
+        let id = message["id"].clone();
+        self.send(message).await;
+        let wait = async {
+            loop {
+                let line = self
+                    .lines
+                    .next_line()
+                    .await
+                    .unwrap()
+                    .expect("the server hung up");
+                let answer: Value = serde_json::from_str(&line).unwrap();
+                if answer.get("id") == Some(&id) {
+                    return answer;
+                }
+            }
+        };
+        tokio::time::timeout(WAIT, wait)
+            .await
+            .expect("no response to the request")
+    }
+}
+
+/// A `tools/call` request.
+pub fn call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}
+    })
+}
+
+/// The `_meta` of a 2026-07-28 request from a client with these capabilities.
+pub fn meta_2026(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "wire-test", "version": "0"}
+    })
+}
