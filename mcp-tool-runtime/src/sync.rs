@@ -4,7 +4,9 @@
 //! Each lock here guards data that is whole between statements (a list, a map, a value swapped
 //! in one assignment), so a poisoned lock's data is still sound and is used as it is.
 
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+#[cfg(feature = "rmcp")]
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// Locks `mutex`, poisoned or not.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

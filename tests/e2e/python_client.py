@@ -14,46 +14,24 @@ Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on
 """
 
 import asyncio
+import json
+import pathlib
 import sys
 
 from mcp import MCPError
 
 from stdio_session import VERSIONS, connect
 
+# The call tables, shared with ts_client.mjs.
+with open(pathlib.Path(__file__).with_name("invoice_calls.json")) as tables:
+    CALLS = json.load(tables)
 # Tools whose listing must carry an outputSchema, and whose results must carry structuredContent.
-STRUCTURED = {
-    "get_invoice", "list_invoices", "create_invoice", "mark_paid", "invoice_documents", "audit_invoices", "send_reminder",
-}
+STRUCTURED = set(CALLS["structured"])
 # Tools that carry no structured output by design.
-UNSTRUCTURED = {"invoice_badge", "format_invoice"}
-
-VALID_CALLS = [
-    ("get_invoice", {"number": "INV-1"}),
-    ("get_invoice", {"number": "INV-404"}),
-    ("list_invoices", {}),
-    ("list_invoices", {"status": "open"}),
-    ("create_invoice", {"customer": "Globex", "lines": [{"item": "Widget", "quantity": 4, "unit_cents": 250}]}),
-    ("mark_paid", {"number": "INV-1"}),
-    ("invoice_badge", {"number": "INV-1"}),
-    ("invoice_documents", {"number": "INV-2"}),
-    ("format_invoice", {"number": "INV-2"}),
-    ("audit_invoices", {"delay_ms": 0}),
-]
-
+UNSTRUCTURED = set(CALLS["unstructured"])
+VALID_CALLS = [tuple(call) for call in CALLS["valid"]]
 # (tool, arguments, words the error text must contain)
-INVALID_CALLS = [
-    ("get_invoice", {}, ["missing required argument `number`"]),
-    ("get_invoice", {"number": 7}, ["invalid argument `number`", "expected a string"]),
-    ("get_invoice", {"number": "INV-1", "extra": True}, ["unknown argument `extra`"]),
-    ("list_invoices", {"status": "lost"}, ["invalid argument `status`", "lost"]),
-    ("create_invoice", {"customer": "Globex"}, ["missing field `lines`"]),
-    ("create_invoice", {"customer": "Globex", "lines": []}, ["at least one line"]),
-    ("create_invoice", {"customer": "G", "lines": [{"item": "x", "quantity": -1, "unit_cents": 1}]}, ["lines[0].quantity"]),
-    ("mark_paid", {"number": "INV-404"}, ["no invoice numbered `INV-404`"]),
-    ("invoice_badge", {"number": "INV-404"}, ["no invoice numbered"]),
-    ("send_reminder", {"number": "INV-404"}, ["no invoice numbered `INV-404`"]),
-    ("audit_invoices", {"delay_ms": -1}, ["invalid argument `delay_ms`"]),
-]
+INVALID_CALLS = [tuple(call) for call in CALLS["invalid"]]
 
 
 class Checks:

@@ -8,34 +8,16 @@
 // mismatch or a missing structured result; this script also asserts which tools advertise a
 // schema and which results carry `structuredContent`. Prints `N passed, 0 failed` at the end.
 
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const STRUCTURED = [
-  'audit_invoices', 'create_invoice', 'get_invoice', 'invoice_documents', 'list_invoices', 'mark_paid', 'send_reminder',
-];
-const UNSTRUCTURED = ['format_invoice', 'invoice_badge'];
-
-const VALID_CALLS = [
-  ['get_invoice', { number: 'INV-1' }],
-  ['get_invoice', { number: 'INV-404' }],
-  ['list_invoices', {}],
-  ['list_invoices', { status: 'paid' }],
-  ['create_invoice', { customer: 'Initech', lines: [{ item: 'Stapler', quantity: 1, unit_cents: 899 }] }],
-  ['mark_paid', { number: 'INV-1' }],
-  ['invoice_badge', { number: 'INV-2' }],
-  ['invoice_documents', { number: 'INV-1' }],
-  ['format_invoice', { number: 'INV-1' }],
-  ['audit_invoices', { delay_ms: 0 }],
-];
-
-const INVALID_CALLS = [
-  ['get_invoice', {}, ['missing required argument `number`']],
-  ['get_invoice', { number: false }, ['invalid argument `number`']],
-  ['list_invoices', { status: 'open', page: 2 }, ['unknown argument `page`']],
-  ['create_invoice', { customer: '', lines: [{ item: 'x', quantity: 1, unit_cents: 1 }] }, ['`customer` must not be empty']],
-  ['invoice_documents', { number: 'INV-9' }, ['no invoice numbered `INV-9`']],
-];
+// The call tables, shared with python_client.py.
+const CALLS = JSON.parse(readFileSync(new URL('./invoice_calls.json', import.meta.url), 'utf8'));
+const STRUCTURED = CALLS.structured;
+const UNSTRUCTURED = CALLS.unstructured;
+const VALID_CALLS = CALLS.valid;
+const INVALID_CALLS = CALLS.invalid;
 
 let passed = 0;
 let failed = 0;

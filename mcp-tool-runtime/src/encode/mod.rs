@@ -46,3 +46,41 @@ pub fn encode_json<T: Serialize + ?Sized>(payload: &T) -> Result<String, EncodeE
     let value = to_checked_value(payload)?;
     Ok(pretty(&value))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pretty_layout_is_serde_jsons_byte_for_byte() {
+        let mut deep = serde_json::json!({"leaf": [1, {}, [], "x"]});
+        for i in 0..(MAX_DEPTH + 20) {
+            deep = if i % 2 == 0 {
+                serde_json::json!([deep, null])
+            } else {
+                serde_json::json!({"k": deep, "e": {}})
+            };
+        }
+        for value in [
+            serde_json::json!({}),
+            serde_json::json!([]),
+            serde_json::json!({"a": [1, 2, {"b": null, "c": "é\n\"q\""}], "d": {"e": []}}),
+            serde_json::json!(["x", 1.5, true]),
+            deep,
+        ] {
+            assert_eq!(
+                pretty(&value),
+                serde_json::to_string_pretty(&value).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn paths_name_fields_indices_and_quoted_keys() {
+        let mut rows = std::collections::BTreeMap::new();
+        rows.insert("odd key", vec![1.0, f64::INFINITY]);
+        let err = encode_json(&rows).unwrap_err();
+        assert_eq!(err.path(), "$[\"odd key\"][1]");
+        assert!(err.to_string().contains("inf"), "{err}");
+    }
+}
