@@ -215,7 +215,7 @@ pub struct Root {
     pub name: Option<String>,
 }
 
-/// A request to the client, as a [`Recording`] shows it.
+/// A request to the client, as a [`Recording`](crate::context::Recording) shows it.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {

@@ -6,7 +6,7 @@ use serde_json::{Map, Number, Value};
 
 use super::error::{EncodeError, Segment};
 
-/// The deepest nesting of arrays and objects [`encode_json`] writes.
+/// The deepest nesting of arrays and objects [`encode_json`](crate::encode_json) writes.
 ///
 /// The same limit `serde_json` applies when it reads JSON, so anything this crate writes can be
 /// read back by `serde_json` (and by the JSON parsers MCP clients use).
@@ -23,7 +23,7 @@ use super::error::{EncodeError, Segment};
 pub const MAX_DEPTH: usize = 128;
 
 /// Turns `payload` into a JSON value with keys in code-point order, refusing what
-/// [`encode_json`] refuses. This is the value `structuredContent` carries.
+/// [`encode_json`](crate::encode_json) refuses. This is the value `structuredContent` carries.
 ///
 /// ```
 /// use mcp_tool_runtime::encode::to_checked_value;

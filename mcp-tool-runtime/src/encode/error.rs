@@ -26,14 +26,14 @@ pub enum EncodeError {
         /// The float as Rust prints it (`NaN`, `inf`, `-inf`).
         value: String,
     },
-    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`](crate::encode::MAX_DEPTH).
     #[error(
         "the value at `{path}` nests arrays and objects deeper than {limit} levels; flatten the payload"
     )]
     TooDeep {
         /// The path of the first value past the limit.
         path: String,
-        /// The limit, [`MAX_DEPTH`].
+        /// The limit, [`MAX_DEPTH`](crate::encode::MAX_DEPTH).
         limit: usize,
     },
     /// A map key that JSON cannot spell as a string (a struct, a sequence, a float, ...).
