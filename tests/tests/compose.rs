@@ -16,6 +16,7 @@ use mcp_tool_runtime::rmcp::model::{
 };
 use mcp_tool_runtime::rmcp::service::{NotificationContext, RequestContext};
 use mcp_tool_runtime::rmcp::{ErrorData, RoleServer, ServerHandler};
+use mcp_tool_runtime::server::Merged;
 use mcp_tool_runtime::transport::DEFAULT_MAX_MESSAGE_BYTES;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::{Value, json};
@@ -146,6 +147,18 @@ fn tools() -> ToolboxServer {
     ToolboxServer::new(toolbox).unwrap()
 }
 
+/// Removes the tool `name` while serving.
+async fn remove<H>(merged: &Merged<H>, name: &str) {
+    merged
+        .tools()
+        .update(|toolbox| {
+            toolbox.remove(name);
+            Ok::<_, std::convert::Infallible>(())
+        })
+        .await
+        .unwrap();
+}
+
 fn names(list: &Value) -> Vec<&str> {
     list["result"]["tools"]
         .as_array()
@@ -210,14 +223,7 @@ async fn a_merged_handler_serves_both_at_2025() {
     assert_eq!(chatted.len(), 1, "only the warning: {chatted:?}");
     assert_eq!(chatted[0]["params"]["data"], "warning line");
 
-    merged
-        .tools()
-        .update(|toolbox| {
-            toolbox.remove("chatty");
-            Ok::<_, std::convert::Infallible>(())
-        })
-        .await
-        .unwrap();
+    remove(&merged, "chatty").await;
     let notice = session.next().await;
     assert_eq!(
         notice["method"], "notifications/tools/list_changed",
@@ -260,14 +266,7 @@ async fn a_merged_handler_announces_changes_on_listen_streams() {
         json!({"toolsListChanged": true, "promptsListChanged": true}),
         "{ack}"
     );
-    merged
-        .tools()
-        .update(|toolbox| {
-            toolbox.remove("add");
-            Ok::<_, std::convert::Infallible>(())
-        })
-        .await
-        .unwrap();
+    remove(&merged, "add").await;
     let notice = session.next().await;
     assert_eq!(
         notice["method"], "notifications/tools/list_changed",

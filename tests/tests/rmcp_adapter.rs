@@ -142,11 +142,9 @@ mod over_the_wire {
     //! Raw JSON-RPC lines through rmcp's own transport, as a client sends them.
 
     use mcp_tool_runtime::context::{ClientRequestError, LogLevel};
-    use mcp_tool_runtime::rmcp::ServiceExt;
-    use mcp_tool_runtime::transport::LineTransport;
     use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
     use serde_json::{Value, json};
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+    use tests::wire::{Session, call, meta_2026};
 
     /// Adds two numbers.
     #[mcp_tool]
@@ -199,14 +197,6 @@ mod over_the_wire {
         std::future::pending().await
     }
 
-    /// An initialized session with a served toolbox.
-    struct Session {
-        writer: WriteHalf<DuplexStream>,
-        lines: tokio::io::Lines<BufReader<ReadHalf<DuplexStream>>>,
-        /// The answer to `initialize`, if the session was initialized.
-        init: Value,
-    }
-
     fn server() -> ToolboxServer {
         let mut toolbox = Toolbox::new();
         toolbox.register(add::tool()).unwrap();
@@ -216,125 +206,19 @@ mod over_the_wire {
         ToolboxServer::new(toolbox).unwrap()
     }
 
-    impl Session {
-        async fn start() -> Session {
-            Session::with_limit(mcp_tool_runtime::transport::DEFAULT_MAX_MESSAGE_BYTES).await
-        }
-
-        /// A session over this crate's `LineTransport`, reading messages up to `limit` bytes.
-        async fn with_limit(limit: usize) -> Session {
-            Session::open(server(), limit, Some(json!({}))).await
-        }
-
-        /// A session with `handler`, initialized at 2025-11-25 with these client capabilities,
-        /// or not initialized at all (2026-07-28 requests carry everything in their `_meta`).
-        async fn open(
-            handler: ToolboxServer,
-            limit: usize,
-            capabilities: Option<Value>,
-        ) -> Session {
-            let (client, server) = tokio::io::duplex(1 << 20);
-            let (server_read, server_write) = tokio::io::split(server);
-            let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
-            tokio::spawn(async move {
-                let running = handler.serve(transport).await.unwrap();
-                let _ = running.waiting().await;
-            });
-            let (reader, writer) = tokio::io::split(client);
-            let mut session = Session {
-                writer,
-                lines: BufReader::new(reader).lines(),
-                init: Value::Null,
-            };
-            let Some(capabilities) = capabilities else {
-                return session;
-            };
-            let init = session
-                .request(json!({
-                    "jsonrpc": "2.0", "id": 0, "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-11-25",
-                        "capabilities": capabilities,
-                        "clientInfo": {"name": "wire-test", "version": "0"}
-                    }
-                }))
-                .await;
-            assert!(init.get("result").is_some(), "{init}");
-            session
-                .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-                .await;
-            session.init = init;
-            session
-        }
-
-        async fn send(&mut self, message: Value) {
-            self.send_line(&serde_json::to_string(&message).unwrap())
-                .await;
-        }
-
-        async fn send_line(&mut self, line: &str) {
-            self.writer.write_all(line.as_bytes()).await.unwrap();
-            self.writer.write_all(b"\n").await.unwrap();
-        }
-
-        /// The next message the server sends, within ten seconds.
-        async fn next(&mut self) -> Value {
-            let line =
-                tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
-                    .await
-                    .expect("no message from the server")
-                    .unwrap()
-                    .expect("the server hung up");
-            serde_json::from_str(&line).unwrap()
-        }
-
-        /// A ping proves the session still serves, and that nothing else was sent before its
-        /// answer.
-        async fn assert_quiet_and_serving(&mut self, id: u64) {
-            self.send(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
-                .await;
-            let answer = self.next().await;
-            assert_eq!(
-                answer["id"], id,
-                "expected only the ping's answer, got {answer}"
-            );
-            assert!(answer.get("result").is_some(), "{answer}");
-        }
-
-        /// Sends a request and returns the response carrying its id.
-        async fn request(&mut self, message: Value) -> Value {
-            let id = message["id"].clone();
-            self.send(message).await;
-            let wait = async {
-                loop {
-                    let line = self
-                        .lines
-                        .next_line()
-                        .await
-                        .unwrap()
-                        .expect("the server hung up");
-                    let answer: Value = serde_json::from_str(&line).unwrap();
-                    if answer.get("id") == Some(&id) {
-                        return answer;
-                    }
-                }
-            };
-            tokio::time::timeout(std::time::Duration::from_secs(10), wait)
-                .await
-                .expect("no response to the request")
-        }
+    /// An initialized session with the served toolbox.
+    async fn start() -> Session {
+        with_limit(mcp_tool_runtime::transport::DEFAULT_MAX_MESSAGE_BYTES).await
     }
 
-    fn call(id: u64, name: &str, arguments: Value) -> Value {
-        json!({
-            "jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": name, "arguments": arguments}
-        })
+    /// A session over this crate's `LineTransport`, reading messages up to `limit` bytes.
+    async fn with_limit(limit: usize) -> Session {
+        Session::open(server(), limit, Some(json!({}))).await
     }
 
     #[tokio::test]
     async fn arguments_that_are_not_an_object_get_an_is_error_result() {
-        let mut session = Session::start().await;
+        let mut session = start().await;
         for (id, arguments) in [(1, json!([1, 2])), (2, json!("a=1")), (3, json!(7))] {
             let answer = session.request(call(id, "add", arguments.clone())).await;
             let result = &answer["result"];
@@ -354,7 +238,7 @@ mod over_the_wire {
 
     #[tokio::test]
     async fn unknown_tools_and_methods_keep_their_json_rpc_errors() {
-        let mut session = Session::start().await;
+        let mut session = start().await;
         let answer = session.request(call(1, "nope", json!([1]))).await;
         assert_eq!(answer["error"]["code"], -32602, "{answer}");
         let answer = session
@@ -369,7 +253,7 @@ mod over_the_wire {
 
     #[tokio::test]
     async fn an_over_deep_request_gets_a_parse_error_with_its_id() {
-        let mut session = Session::start().await;
+        let mut session = start().await;
         let deep = format!(
             r#"{{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{{"name":"add","arguments":{{"a":{}1{}}}}}}}"#,
             "[".repeat(100_000),
@@ -391,7 +275,7 @@ mod over_the_wire {
 
     #[tokio::test]
     async fn unreadable_lines_get_an_error_and_notifications_none() {
-        let mut session = Session::start().await;
+        let mut session = start().await;
         // Not JSON at all: a parse error without an id.
         session.send_line("this is not json").await;
         let answer = session.next().await;
@@ -422,7 +306,7 @@ mod over_the_wire {
 
     #[tokio::test]
     async fn a_request_with_an_id_and_a_bad_shape_gets_an_error_with_its_id() {
-        let mut session = Session::start().await;
+        let mut session = start().await;
         for (id, line) in [
             (
                 51,
@@ -441,7 +325,7 @@ mod over_the_wire {
 
     #[tokio::test]
     async fn a_message_over_the_size_limit_gets_an_error_naming_it() {
-        let mut session = Session::with_limit(1024).await;
+        let mut session = with_limit(1024).await;
         let big = call(
             61,
             "add",
@@ -467,7 +351,7 @@ mod over_the_wire {
     #[tokio::test]
     async fn a_cancelled_call_drops_the_tool_and_the_session_goes_on() {
         use std::sync::atomic::Ordering;
-        let mut session = Session::start().await;
+        let mut session = start().await;
         session.send(call(71, "waits_forever", json!({}))).await;
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert!(!WAIT_DROPPED.load(Ordering::SeqCst), "the tool is running");
@@ -617,14 +501,6 @@ mod over_the_wire {
         assert!(message.contains(naming), "{message}");
     }
 
-    fn meta_2026(capabilities: Value) -> Value {
-        json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": capabilities,
-            "io.modelcontextprotocol/clientInfo": {"name": "wire-test", "version": "0"}
-        })
-    }
-
     fn call_2026(id: u64, name: &str, extra: Value) -> Value {
         let mut params =
             json!({"name": name, "arguments": {}, "_meta": meta_2026(json!({"elicitation": {}}))});
@@ -746,7 +622,7 @@ mod over_the_wire {
             .await;
         assert_eq!(modern["result"]["ttlMs"], 60_000, "{modern}");
         assert_eq!(modern["result"]["cacheScope"], "public");
-        let mut legacy = Session::start().await;
+        let mut legacy = start().await;
         let old = legacy
             .request(json!({"jsonrpc": "2.0", "id": 21, "method": "tools/list"}))
             .await;
