@@ -74,18 +74,23 @@ impl ServerHandler for Shop {
         )
     }
 
+    /// Two pages: `opening_hours` and a clash with the toolbox's `add`, then `closing_time`.
     async fn list_tools(
         &self,
-        _: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if request.and_then(|r| r.cursor).as_deref() == Some("page-2") {
+            let mut closing = opening_hours();
+            closing.name = "closing_time".into();
+            return Ok(ListToolsResult::with_all_items(vec![closing]));
+        }
         // `add` is the toolbox's: the toolbox's wins.
         let mut clash = opening_hours();
         clash.name = "add".into();
-        Ok(ListToolsResult::with_all_items(vec![
-            opening_hours(),
-            clash,
-        ]))
+        let mut first = ListToolsResult::with_all_items(vec![opening_hours(), clash]);
+        first.next_cursor = Some("page-2".into());
+        Ok(first)
     }
 
     async fn call_tool(
@@ -187,6 +192,12 @@ async fn a_merged_handler_serves_both_at_2025() {
         .request(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
         .await;
     assert_eq!(names(&list), ["add", "chatty", "opening_hours"], "{list}");
+    assert_eq!(list["result"]["nextCursor"], "page-2", "{list}");
+    // The handler's later page holds its tools alone: the toolbox's were on the first.
+    let later = session
+        .request(json!({"jsonrpc": "2.0", "id": 11, "method": "tools/list", "params": {"cursor": "page-2"}}))
+        .await;
+    assert_eq!(names(&later), ["closing_time"], "{later}");
 
     let added = session
         .request(call(2, "add", json!({"a": 2, "b": 3})))

@@ -24,7 +24,8 @@ use super::handler::ToolboxServer;
 ///
 /// Every `ServerHandler` method is forwarded, so none can be forgotten:
 /// - `tools/list` lists the toolbox's tools, then the handler's (a name the toolbox has is the
-///   toolbox's); `tools/call` and `get_tool` go to whichever has the tool; a `tools/call` whose
+///   toolbox's; a handler that pages its tools keeps its cursors, the toolbox's are on the first
+///   page); `tools/call` and `get_tool` go to whichever has the tool; a `tools/call` whose
 ///   `arguments` is not an object (which rmcp hands over as a custom request) too;
 /// - `logging/setLevel`, `notifications/initialized` and the other notifications go to both, so
 ///   log levels apply to the tools and 2025 sessions hear of tool changes;
@@ -156,14 +157,20 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // The toolbox's tools make the first page (with its caching hints); a request with a
+        // cursor asks for a later page of the handler's.
+        let later_page = request.as_ref().is_some_and(|r| r.cursor.is_some());
         let mut listed = self.tools.list_tools(None, context.clone()).await?;
+        if later_page {
+            listed.tools.clear();
+        }
         match self.handler.list_tools(request, context).await {
             Ok(theirs) => {
                 listed.tools.extend(
                     theirs
                         .tools
                         .into_iter()
-                        .filter(|tool| self.tools.get_tool(&tool.name).is_none()),
+                        .filter(|tool| !self.tools.serves(&tool.name)),
                 );
                 listed.next_cursor = theirs.next_cursor;
             }
@@ -178,7 +185,7 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.tools.get_tool(&request.name).is_some() {
+        if self.tools.serves(&request.name) {
             self.tools.call_tool(request, context).await
         } else {
             self.handler.call_tool(request, context).await
@@ -202,7 +209,7 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
                 .as_ref()
                 .and_then(|params| params.get("name"))
                 .and_then(|name| name.as_str())
-                .is_some_and(|name| self.tools.get_tool(name).is_some());
+                .is_some_and(|name| self.tools.serves(name));
         if ours {
             self.tools.on_custom_request(request, context).await
         } else {

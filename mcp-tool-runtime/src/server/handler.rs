@@ -208,6 +208,12 @@ impl ToolboxServer {
         router(&self.shared)
     }
 
+    /// Whether the tool `name` is served now: [`get_tool`](ServerHandler::get_tool) without
+    /// cloning its entry, for [`Merged`](super::Merged)'s routing of every call.
+    pub(crate) fn serves(&self, name: &str) -> bool {
+        self.shared.snapshot().tool(name).is_some()
+    }
+
     /// What a `subscriptions/listen` stream hears of the tools: every change, if it `wants`
     /// them, until `cancelled`. For [`Merged`](super::Merged), which hands the same stream to
     /// the handler beside the tools.
