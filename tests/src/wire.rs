@@ -97,6 +97,22 @@ impl Session {
         assert!(answer.get("result").is_some(), "{answer}");
     }
 
+    /// Opens a `subscriptions/listen` stream (2026-07-28) with request `id` asking for
+    /// `notifications`, and returns its acknowledgment, the next message the server sends.
+    pub async fn listen(&mut self, id: u64, notifications: Value) -> Value {
+        self.send(json!({
+            "jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+            "params": {"notifications": notifications, "_meta": meta_2026(json!({}))}
+        }))
+        .await;
+        let ack = self.next().await;
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        ack
+    }
+
     /// Sends a request and returns the response carrying its id.
     pub async fn request(&mut self, message: Value) -> Value {
         let id = message["id"].clone();

@@ -20,7 +20,7 @@ use mcp_tool_runtime::server::Merged;
 use mcp_tool_runtime::transport::DEFAULT_MAX_MESSAGE_BYTES;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::{Value, json};
-use tests::wire::{Session, call, meta_2026};
+use tests::wire::{Session, call};
 
 /// Adds two numbers.
 #[mcp_tool]
@@ -258,20 +258,12 @@ async fn a_merged_handler_serves_both_at_2025() {
 async fn a_merged_handler_announces_changes_on_listen_streams() {
     let merged = tools().merge(Shop::default());
     let mut session = Session::open(merged.clone(), DEFAULT_MAX_MESSAGE_BYTES, None).await;
-    session
-        .send(json!({
-            "jsonrpc": "2.0", "id": 70, "method": "subscriptions/listen",
-            "params": {
-                "notifications": {"toolsListChanged": true, "promptsListChanged": true},
-                "_meta": meta_2026(json!({}))
-            }
-        }))
+    let ack = session
+        .listen(
+            70,
+            json!({"toolsListChanged": true, "promptsListChanged": true}),
+        )
         .await;
-    let ack = session.next().await;
-    assert_eq!(
-        ack["method"], "notifications/subscriptions/acknowledged",
-        "{ack}"
-    );
     assert_eq!(
         ack["params"]["notifications"],
         json!({"toolsListChanged": true, "promptsListChanged": true}),

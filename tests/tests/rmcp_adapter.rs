@@ -670,20 +670,12 @@ mod over_the_wire {
         let mut session = Session::open(served.clone(), 1 << 20, None).await;
         // 2026-07-28 has no `ping`: a `tools/list` shows the stream is quiet and the server serves.
         let list = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta_2026(json!({}))}});
-        session
-            .send(json!({
-                "jsonrpc": "2.0", "id": 70, "method": "subscriptions/listen",
-                "params": {
-                    "notifications": {"toolsListChanged": true, "promptsListChanged": true},
-                    "_meta": meta_2026(json!({}))
-                }
-            }))
+        let ack = session
+            .listen(
+                70,
+                json!({"toolsListChanged": true, "promptsListChanged": true}),
+            )
             .await;
-        let ack = session.next().await;
-        assert_eq!(
-            ack["method"], "notifications/subscriptions/acknowledged",
-            "{ack}"
-        );
         // Only what the server declares is accepted: it has no prompts.
         assert_eq!(
             ack["params"]["notifications"],
@@ -757,17 +749,7 @@ mod over_the_wire {
             })
             .await
             .unwrap();
-        session
-            .send(json!({
-                "jsonrpc": "2.0", "id": 80, "method": "subscriptions/listen",
-                "params": {"notifications": {"toolsListChanged": true}, "_meta": meta_2026(json!({}))}
-            }))
-            .await;
-        let ack = session.next().await;
-        assert_eq!(
-            ack["method"], "notifications/subscriptions/acknowledged",
-            "{ack}"
-        );
+        session.listen(80, json!({"toolsListChanged": true})).await;
         let notice = session.next().await;
         assert_eq!(
             notice["method"], "notifications/tools/list_changed",
