@@ -1,0 +1,12 @@
+//! The rmcp adapter: conversions that lose nothing, and raw JSON-RPC lines through rmcp's own
+//! transport, as a client sends them.
+//!
+//! One test binary, one module per behaviour; the tools the wire tests serve live in `fixtures`.
+
+mod cancel;
+mod changes;
+mod context;
+mod convert;
+mod fixtures;
+mod input_required;
+mod malformed;

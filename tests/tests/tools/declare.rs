@@ -1,0 +1,287 @@
+//! What the declaration derives: list entries, schemas shaped by serde, hygiene, `Option` by type.
+
+use mcp_tool_runtime::{Toolbox, mcp_tool};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::json;
+
+use super::fixtures::*;
+
+#[test]
+fn functions_stay_ordinary_functions() {
+    assert_eq!(add(2, 3), 5);
+    assert_eq!(list_invoices(Some(1)).len(), 1);
+    assert_eq!(r#type("x".into()), "x");
+    ping();
+}
+
+#[test]
+fn tools_list_entries_are_derived_from_the_declaration() {
+    let toolbox = toolbox();
+    assert_eq!(
+        entry(&toolbox, "add"),
+        json!({
+            "name": "add",
+            "title": "Add",
+            "description": "Adds two numbers.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "format": "int64"},
+                    "b": {"type": "integer", "format": "int64", "description": "The second number."}
+                },
+                "required": ["a", "b"],
+                "additionalProperties": false
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {"result": {"type": "integer", "format": "int64", "title": "int64"}},
+                "required": ["result"],
+                "x-mcp-wrapped": true
+            },
+            "annotations": {"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
+        })
+    );
+    let get = entry(&toolbox, "get_invoice");
+    assert_eq!(get["description"], "Look up an invoice by its number.");
+    assert_eq!(get["inputSchema"]["required"], json!(["number"]));
+
+    let list = entry(&toolbox, "list.invoices");
+    assert_eq!(list["description"], "Every invoice.");
+    assert!(list["inputSchema"]["properties"].get("max").is_some());
+    assert!(
+        list["inputSchema"].get("required").is_none(),
+        "Option parameters are optional"
+    );
+
+    let create = entry(&toolbox, "create_invoice");
+    assert_eq!(
+        create["inputSchema"]["properties"]["customer"]["description"],
+        "Who pays."
+    );
+    assert_eq!(create["inputSchema"]["additionalProperties"], false);
+    assert_eq!(
+        entry(&toolbox, "type")["inputSchema"]["required"],
+        json!(["in"])
+    );
+
+    assert_eq!(
+        entry(&toolbox, "ping")["inputSchema"],
+        json!({"type": "object", "additionalProperties": false})
+    );
+    assert!(entry(&toolbox, "pixel").get("outputSchema").is_none());
+    assert!(entry(&toolbox, "plain_text").get("outputSchema").is_none());
+    assert!(
+        entry(&toolbox, "maybe_unschema")
+            .get("outputSchema")
+            .is_none()
+    );
+}
+
+#[test]
+fn tools_are_listed_in_name_order() {
+    let names: Vec<String> = toolbox()
+        .list_tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    assert_eq!(names.len(), 13);
+}
+
+// Hygiene: a user's own `serde`, `schemars`, `core` or `std` modules do not break the expansion.
+mod hygiene {
+    #[allow(dead_code)]
+    mod serde {}
+    #[allow(dead_code)]
+    mod schemars {}
+    #[allow(dead_code)]
+    mod core {}
+    #[allow(dead_code)]
+    mod std {}
+    #[allow(dead_code)]
+    mod mcp_tool_runtime {}
+
+    #[::mcp_tool_runtime::mcp_tool(allow_none)]
+    pub fn echo(text: ::std::string::String) -> ::core::option::Option<::std::string::String> {
+        ::core::option::Option::Some(text)
+    }
+}
+
+// `crate = path`: reach the runtime through a re-export.
+mod reexport {
+    pub use ::mcp_tool_runtime as runtime;
+}
+
+#[mcp_tool(crate = crate::declare::reexport::runtime)]
+fn via_reexport() -> u8 {
+    1
+}
+
+#[tokio::test]
+async fn hygiene_and_crate_path() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(hygiene::echo::tool()).unwrap();
+    toolbox.register(via_reexport::tool()).unwrap();
+    let echoed = call(&toolbox, "echo", json!({"text": "hi"})).await;
+    assert_eq!(echoed.structured_content, Some(json!({"result": "hi"})));
+    assert!(!call(&toolbox, "via_reexport", json!({})).await.is_error);
+}
+
+// The schema comes from the same type that serializes the payload: serde attributes shape both,
+// through the macro, for structs and enums of every tagging.
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Payment {
+    Card {
+        #[serde(rename = "last4")]
+        last_four: String,
+        #[serde(skip)]
+        #[allow(dead_code)]
+        cvv: String,
+    },
+    Cash,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Amount(u64),
+    Note(String),
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+enum Untagged {
+    Count(u32),
+    Named { name: String },
+}
+
+#[derive(Serialize, JsonSchema)]
+enum External {
+    Plain,
+    Wrapped(u8),
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Ledger {
+    payments: Vec<Payment>,
+    adjacent: Vec<Adjacent>,
+    untagged: Vec<Untagged>,
+    external: Vec<External>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closing_note: Option<String>,
+    #[serde(skip)]
+    #[allow(dead_code)]
+    internal_id: u64,
+}
+
+#[mcp_tool]
+fn ledger() -> Ledger {
+    Ledger {
+        payments: vec![
+            Payment::Card {
+                last_four: "4242".into(),
+                cvv: "123".into(),
+            },
+            Payment::Cash,
+        ],
+        adjacent: vec![Adjacent::Amount(5), Adjacent::Note("n".into())],
+        untagged: vec![Untagged::Count(3), Untagged::Named { name: "x".into() }],
+        external: vec![External::Plain, External::Wrapped(1)],
+        closing_note: None,
+        internal_id: 99,
+    }
+}
+
+#[mcp_tool]
+fn payments() -> Vec<Payment> {
+    vec![Payment::Cash]
+}
+
+#[tokio::test]
+async fn serde_attributes_shape_schema_and_payload_alike_through_the_macro() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(ledger::tool()).unwrap();
+    toolbox.register(payments::tool()).unwrap();
+
+    let schema = entry(&toolbox, "ledger")["outputSchema"].to_string();
+    assert!(schema.contains("\"last4\"") && !schema.contains("last_four"));
+    assert!(
+        !schema.contains("cvv")
+            && !schema.contains("internal_id")
+            && !schema.contains("internalId")
+    );
+    assert!(schema.contains("closingNote"));
+
+    let result = call_conforming(&toolbox, "ledger", json!({})).await;
+    let served = result.structured_content.unwrap();
+    assert_eq!(
+        served["payments"][0],
+        json!({"kind": "card", "last4": "4242"})
+    );
+    assert_eq!(served["adjacent"][1], json!({"t": "Note", "c": "n"}));
+    assert_eq!(served["external"], json!(["Plain", {"Wrapped": 1}]));
+    assert!(served.get("closingNote").is_none() && served.get("internalId").is_none());
+
+    let list = call_conforming(&toolbox, "payments", json!({})).await;
+    assert_eq!(
+        list.structured_content,
+        Some(json!({"result": [{"kind": "cash"}]}))
+    );
+}
+
+type MaybeInvoice = Option<Invoice>;
+type MaybeLimit = Option<u32>;
+
+/// Looks up an invoice through an alias of `Option`.
+#[mcp_tool(allow_none)]
+fn get_invoice_by_alias(number: String, limit: MaybeLimit) -> MaybeInvoice {
+    let _ = limit;
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
+        number,
+        total_cents: 1250,
+    })
+}
+
+/// Looks up an invoice through `std::option::Option`.
+#[mcp_tool(allow_none)]
+fn get_invoice_by_path(number: String) -> std::option::Option<Invoice> {
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
+        number,
+        total_cents: 1250,
+    })
+}
+
+#[tokio::test]
+async fn option_is_decided_by_type_whatever_its_spelling() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(get_invoice::tool()).unwrap();
+    toolbox.register(get_invoice_by_alias::tool()).unwrap();
+    toolbox.register(get_invoice_by_path::tool()).unwrap();
+    let spelled = entry(&toolbox, "get_invoice")["outputSchema"].clone();
+    for name in ["get_invoice_by_alias", "get_invoice_by_path"] {
+        assert_eq!(entry(&toolbox, name)["outputSchema"], spelled, "{name}");
+        let found = call_conforming(&toolbox, name, json!({"number": "7"})).await;
+        assert_eq!(
+            found.structured_content,
+            Some(json!({"number": "7", "total_cents": 1250})),
+            "{name}: served unwrapped, like `Option<T>`"
+        );
+        let missing = call_conforming(&toolbox, name, json!({"number": "8"})).await;
+        assert_eq!(missing.structured_content, Some(json!({})), "{name}");
+    }
+    // An argument whose type is an alias of `Option` is optional, like `Option<T>`.
+    let schema = entry(&toolbox, "get_invoice_by_alias")["inputSchema"].clone();
+    assert_eq!(schema["required"], json!(["number"]));
+}

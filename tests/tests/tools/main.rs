@@ -1,0 +1,11 @@
+//! `#[mcp_tool]` end to end through a `Toolbox`: every form, every flag, every bad argument.
+//!
+//! One test binary, one module per behaviour; the shared tools live in `fixtures`.
+
+mod arguments;
+mod call;
+mod ceiling;
+mod declare;
+mod fixtures;
+mod registration;
+mod self_check;
