@@ -86,6 +86,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let holder = holder(f);
     let declaration = declaration(&krate, attr, f);
     let option_check = option_check(&krate, attr, f);
+    let result_check = result_check(&krate, f);
     let (bindings, call_args) = bindings(&krate, f);
     let await_ = item.sig.asyncness.map(|_| quote!(.await));
     let finish = finish(&krate, attr.kind(), &f.output);
@@ -99,6 +100,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
         impl #krate::Tool for #ident {
             fn declaration(&self) -> #krate::ToolDeclaration {
                 #option_check
+                #result_check
                 #declaration
             }
 
@@ -245,6 +247,23 @@ fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStre
             #[allow(unused_imports)]
             use #private::{ProbeOption as _, ProbeOther as _};
             #private::none_declared((&&#private::OptionProbe::<#ty>::new()).kind());
+        }
+    }
+}
+
+/// A return type not spelled `Result` that is one under another name (an alias) would serve its
+/// `Err` as data: a compile error at the type, decided by the type.
+fn result_check(krate: &TokenStream, f: &Function) -> TokenStream {
+    let Output::Plain(ty) = &f.output else {
+        return TokenStream::new();
+    };
+    let private = respan(quote!(#krate::__private), ty.span());
+    quote_spanned! {ty.span()=>
+        {
+            // Only one of the two is used, which one depends on the type.
+            #[allow(unused_imports)]
+            use #private::{ProbeNotResult as _, ProbeResult as _};
+            #private::result_spelled((&&#private::ResultProbe::<#ty>::new()).kind());
         }
     }
 }

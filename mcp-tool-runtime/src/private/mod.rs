@@ -15,7 +15,9 @@ pub use ::std;
 mod bounds;
 mod call;
 mod option;
+mod result;
 
 pub use bounds::*;
 pub use call::*;
 pub use option::*;
+pub use result::*;

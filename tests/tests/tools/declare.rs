@@ -285,3 +285,31 @@ async fn option_is_decided_by_type_whatever_its_spelling() {
     let schema = entry(&toolbox, "get_invoice_by_alias")["inputSchema"].clone();
     assert_eq!(schema["required"], json!(["number"]));
 }
+
+// `Result` is decided by type: an alias that keeps the name (as `io::Result<T>` does) serves `Ok`
+// and sends `Err` as an error result; one under another name is a compile error
+// (`tests/ui/result-alias.rs`).
+mod fallible {
+    pub type Result<T> = std::result::Result<T, String>;
+}
+
+/// Parses a number through a crate's own `Result` alias.
+#[mcp_tool]
+fn parse_number(text: String) -> fallible::Result<u32> {
+    text.parse()
+        .map_err(|_| format!("`{text}` is not a number"))
+}
+
+#[tokio::test]
+async fn result_aliases_named_result_serve_ok_and_send_err_as_an_error() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(parse_number::tool()).unwrap();
+    assert_eq!(
+        entry(&toolbox, "parse_number")["outputSchema"]["properties"]["result"]["type"],
+        "integer"
+    );
+    let ok = call_conforming(&toolbox, "parse_number", json!({"text": "12"})).await;
+    assert_eq!(ok.structured_content, Some(json!({"result": 12})));
+    let err = call(&toolbox, "parse_number", json!({"text": "x"})).await;
+    assert_eq!(error_text(&err), "`x` is not a number");
+}
