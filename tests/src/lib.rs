@@ -1,4 +1,5 @@
 //! Tests of the whole toolkit live under `tests/`. This library holds what several of them share.
 
+pub mod http;
 pub mod wire;
 pub mod zoo;

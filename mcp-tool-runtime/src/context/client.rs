@@ -75,6 +75,16 @@ pub enum ClientRequestError {
     /// The type asked for cannot be elicited.
     #[error("cannot elicit this type: {0}")]
     InvalidSchema(String),
+    /// The client did not answer within the server's `client_request_timeout` (a setting of
+    /// `server::Limits`, feature `rmcp`).
+    #[error("the client did not answer within {0:?}")]
+    TimedOut(std::time::Duration),
+    /// The session already has as many requests waiting on the client as the server allows
+    /// (`max_client_requests_per_session`, a setting of `server::Limits`, feature `rmcp`).
+    #[error(
+        "the client already has {0} requests from this server waiting; try again when it answers one"
+    )]
+    TooMany(usize),
 }
 
 /// What the user did with an elicitation.

@@ -9,33 +9,37 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CustomRequest, CustomResult, ErrorCode, InputResponses};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::convert::to_rmcp_result;
+use super::input::Binding;
 use super::live::Live;
 use super::shared::Shared;
 use super::version::is_2026_07_28;
 use crate::context::ToolContext;
+use crate::message::describe;
 use crate::toolbox::UnknownTool;
 
-/// Serves one `tools/call` of the tool `name`.
+/// Serves one `tools/call` of the tool `name`, well-formed or not: every call, whatever its
+/// shape, runs here, where the client's cancellation drops it.
 pub(crate) async fn serve_call(
     shared: &Arc<Shared>,
     name: &str,
-    arguments: Option<Map<String, Value>>,
+    arguments: Value,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let snapshot = shared.snapshot();
-    let input = if is_2026_07_28(&context) {
-        Some(Arc::new(shared.seal.open(
-            name,
+    let binding = is_2026_07_28(&context)
+        .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
+    let input = match &binding {
+        Some(binding) => Some(Arc::new(shared.seal.open(
+            binding,
             input_responses,
             request_state,
-        )?))
-    } else {
-        None
+        )?)),
+        None => None,
     };
     let ct = context.ct.clone();
     let live = Live {
@@ -44,26 +48,25 @@ pub(crate) async fn serve_call(
         input: input.clone(),
     };
     let tool_context = ToolContext::new(Box::new(live));
-    let arguments = arguments.map_or(Value::Null, Value::Object);
     let call = snapshot
         .toolbox
         .call_tool_with(name, arguments, tool_context.clone());
     // Completes, with the call's input, when the tool waits on a client request (2026-07-28).
     let waiting = async {
-        match &input {
-            Some(input) => {
+        match (&input, &binding) {
+            (Some(input), Some(binding)) => {
                 input.waiting.notified().await;
-                input
+                (input, binding)
             }
-            None => std::future::pending().await,
+            _ => std::future::pending().await,
         }
     };
     let outcome = tokio::select! {
         biased;
         outcome = call => outcome,
-        input = waiting => {
+        (input, binding) = waiting => {
             tool_context.finish();
-            return shared.seal.input_required(name, input);
+            return shared.seal.input_required(binding, input);
         }
         () = ct.cancelled() => {
             tool_context.finish();
@@ -73,6 +76,24 @@ pub(crate) async fn serve_call(
     match outcome {
         Ok(result) => Ok(to_rmcp_result(result).into()),
         Err(unknown) => Err(unknown_tool(unknown)),
+    }
+}
+
+/// Who is calling, for binding a `requestState` to its caller: the credential the HTTP request
+/// came with (its `Authorization` header), if any. Over stdio, and over HTTP without
+/// credentials, there is none: one process serves one client, or anyone who can reach the server
+/// is the same caller to it.
+fn caller(context: &RequestContext<RoleServer>) -> Option<Vec<u8>> {
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let credential = parts.headers.get(http::header::AUTHORIZATION)?;
+        Some(credential.as_bytes().to_vec())
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = context;
+        None
     }
 }
 
@@ -97,7 +118,7 @@ pub(crate) fn router<S: Send + Sync + 'static>(shared: &Arc<Shared>) -> ToolRout
                     serve_call(
                         &shared,
                         &name,
-                        arguments,
+                        arguments.map_or(Value::Null, Value::Object),
                         input_responses,
                         request_state,
                         request_context,
@@ -110,14 +131,17 @@ pub(crate) fn router<S: Send + Sync + 'static>(shared: &Arc<Shared>) -> ToolRout
     router
 }
 
-/// rmcp parses a `tools/call` whose `arguments` is not an object (an array, a string, a number)
-/// as no `tools/call` at all, and hands it to the handler as a custom request; its default is
-/// JSON-RPC -32601 "method not found". Such a call is a tool execution error (MCP 2025-11-25):
-/// it goes to the toolbox, which answers with an `isError` result naming the problem. Any other
-/// unknown method is still -32601.
+/// rmcp parses a `tools/call` of the wrong shape (`arguments` not an object, `inputResponses`
+/// not an object, `requestState` not a string) as no `tools/call` at all, and hands it to the
+/// handler as a custom request; its default is JSON-RPC -32601 "method not found". Such a call
+/// runs through [`serve_call`] like any other, cancellable: `arguments` of the wrong type are a
+/// tool execution error (MCP 2025-11-25), an `isError` result naming the problem; a wrongly typed
+/// `inputResponses` or `requestState` is a JSON-RPC error naming it. Any other unknown method is
+/// still -32601.
 pub(crate) async fn custom_request(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     request: CustomRequest,
+    context: RequestContext<RoleServer>,
 ) -> Result<CustomResult, ErrorData> {
     if request.method != "tools/call" {
         return Err(ErrorData::new(
@@ -141,13 +165,51 @@ pub(crate) async fn custom_request(
             None,
         ));
     };
+    let input_responses = match params.remove("inputResponses") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(responses)) => Some(responses.into_iter().collect()),
+        Some(other) => {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "`inputResponses` must be an object of the client's results; got {}",
+                    describe(&other)
+                ),
+                None,
+            ));
+        }
+    };
+    let request_state = match params.remove("requestState") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(state)) => Some(state),
+        Some(other) => {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "`requestState` must be the string the server sent; got {}",
+                    describe(&other)
+                ),
+                None,
+            ));
+        }
+    };
     let arguments = params.remove("arguments").unwrap_or(Value::Null);
-    match shared.snapshot().toolbox.call_tool(&name, arguments).await {
-        Ok(result) => serde_json::to_value(to_rmcp_result(result))
-            .map(CustomResult)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
-        Err(unknown) => Err(unknown_tool(unknown)),
+    let response = serve_call(
+        shared,
+        &name,
+        arguments,
+        input_responses,
+        request_state,
+        context,
+    )
+    .await?;
+    match response {
+        CallToolResponse::Complete(result) => serde_json::to_value(result),
+        CallToolResponse::InputRequired(result) => serde_json::to_value(result),
+        CallToolResponse::Task(result) => serde_json::to_value(result),
+        // rmcp's enum may grow; this server makes no other kind of result.
+        _ => return Err(ErrorData::internal_error("an unknown kind of result", None)),
     }
+    .map(CustomResult)
+    .map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
 /// What the handler returns for a call the client cancelled. MCP says a cancelled request SHOULD

@@ -10,12 +10,14 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
 
 use super::call::{custom_request, router, serve_call};
 use super::changes::{Changes, UpdateError};
 use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
+use super::limits::{Limits, LimitsError};
 use super::shared::{CacheHints, Shared};
 use super::version::is_2026_07_28;
 use crate::sync::{lock, write};
@@ -103,6 +105,7 @@ impl ToolboxServer {
                 seal: Seal::default(),
                 changes: Changes::default(),
                 log_levels: Arc::new(LogLevels::default()),
+                limits: RwLock::new(Limits::default()),
             }),
         })
     }
@@ -140,6 +143,26 @@ impl ToolboxServer {
     pub fn set_request_state_key(&self, key: &[u8]) -> Result<&Self, RequestStateError> {
         self.shared.seal.set_key(key)?;
         Ok(self)
+    }
+
+    /// Sets the bounds this server keeps (every clone of it): how long a `requestState` may be
+    /// answered, how long a tool waits on the client, how many calls and streams a session and
+    /// the server may have. Each field of [`Limits`] documents its default; the
+    /// [reliability guide](crate::guide::reliability) says what each protects.
+    ///
+    /// # Errors
+    /// A zero count or timeout, or a `requestState` TTL over an hour; the limits in force are
+    /// unchanged.
+    pub fn set_limits(&self, limits: Limits) -> Result<&Self, LimitsError> {
+        limits.check()?;
+        self.shared.seal.set_ttl(limits.request_state_ttl);
+        *write(&self.shared.limits) = limits;
+        Ok(self)
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.shared.limits()
     }
 
     /// The toolbox being served now.
@@ -266,7 +289,7 @@ impl ServerHandler for ToolboxServer {
         serve_call(
             &self.shared,
             &request.name,
-            request.arguments,
+            request.arguments.map_or(Value::Null, Value::Object),
             request.input_responses,
             request.request_state,
             context,
@@ -313,9 +336,9 @@ impl ServerHandler for ToolboxServer {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        custom_request(&self.shared, request).await
+        custom_request(&self.shared, request, context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

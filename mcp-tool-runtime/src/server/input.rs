@@ -1,75 +1,134 @@
 //! Input-required results (MCP 2026-07-28): a tool's questions become `inputRequests`, and the
-//! answers it has used so far travel in a sealed `requestState` until the call completes.
+//! answers it has used so far travel in a `requestState` sealed with a TTL and bound to the call,
+//! until the call completes.
 
 use std::sync::{Mutex, RwLock};
+use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, InputRequest, InputRequests, InputRequiredResult, InputResponses,
-    RequestStateCodec, RequestStateError,
+    RequestStateCodec, RequestStateError, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::limits::DEFAULT_REQUEST_STATE_TTL;
 use crate::context::{Capability, ClientRequest, ClientRequestError};
 use crate::message::{describe, quote};
 use crate::sync::{lock, read, write};
 
-/// What an input-required result's `requestState` holds: the tool it is for and the answers the
-/// tool has used so far, sealed (HMAC) so that a changed state is refused.
+/// What an input-required result's `requestState` holds: the answers the tool has used so far
+/// and the keys of the questions it is waiting on, sealed (HMAC) with a TTL and bound to the
+/// call (see [`Binding`]), so that a changed, expired or misplaced state is refused.
 #[derive(Serialize, Deserialize)]
 struct SavedState {
-    tool: String,
     answers: Map<String, Value>,
+    asked: Vec<String>,
 }
 
-/// The key sealing `requestState`: random per process unless servers share one.
-pub(crate) struct Seal(RwLock<RequestStateCodec>);
+/// What a sealed `requestState` is bound to, as associated data (authenticated, not stored): the
+/// tool, a digest of its arguments, and the caller where there is one. A state answers only the
+/// call that asked its questions: other arguments, another tool or another caller do not verify.
+pub(crate) struct Binding([u8; 32]);
+
+impl Binding {
+    /// The binding of a call of `tool` with `arguments` by `caller` (the credential the request
+    /// came with, if any). The arguments are digested as they serialize, without a copy.
+    pub(crate) fn new(tool: &str, arguments: &Value, caller: Option<&[u8]>) -> Binding {
+        use sha2::Digest;
+        /// Feeds serialized JSON straight into the digest.
+        struct Feed<'a>(&'a mut sha2::Sha256);
+        impl std::io::Write for Feed<'_> {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.update(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut digest = sha2::Sha256::new();
+        digest.update(b"mcp-tool-runtime requestState binding v1\0");
+        for part in [Some(tool.as_bytes()), caller] {
+            match part {
+                Some(bytes) => {
+                    digest.update((bytes.len() as u64).to_be_bytes());
+                    digest.update(bytes);
+                }
+                None => digest.update(u64::MAX.to_be_bytes()),
+            }
+        }
+        // Writing into a digest cannot fail, and a `Value` always serializes.
+        let _ = serde_json::to_writer(Feed(&mut digest), arguments);
+        Binding(digest.finalize().into())
+    }
+}
+
+/// The key sealing `requestState` (random per process unless servers share one), and how long a
+/// sealed state may be answered.
+pub(crate) struct Seal {
+    codec: RwLock<RequestStateCodec>,
+    ttl: RwLock<Duration>,
+}
 
 impl Default for Seal {
     fn default() -> Self {
-        Seal(RwLock::new(
-            RequestStateCodec::try_new(random_key()).expect("a 64-byte key is long enough"),
-        ))
+        Seal {
+            codec: RwLock::new(
+                RequestStateCodec::try_new(random_key()).expect("a 64-byte key is long enough"),
+            ),
+            ttl: RwLock::new(DEFAULT_REQUEST_STATE_TTL),
+        }
     }
 }
 
 impl Seal {
     /// Seals with `key` from now on.
     pub(crate) fn set_key(&self, key: &[u8]) -> Result<(), RequestStateError> {
-        *write(&self.0) = RequestStateCodec::try_new(key.to_vec())?;
+        *write(&self.codec) = RequestStateCodec::try_new(key.to_vec())?;
         Ok(())
     }
 
-    /// The answers a 2026-07-28 call of tool `name` may use: those sealed in its `requestState`
-    /// (refused if the seal does not hold or is for another tool) and its `inputResponses` (each
-    /// an object, the client's result).
+    /// States sealed from now on may be answered for `ttl`.
+    pub(crate) fn set_ttl(&self, ttl: Duration) {
+        *write(&self.ttl) = ttl;
+    }
+
+    /// The answers a 2026-07-28 call bound by `binding` may use: those sealed in its
+    /// `requestState` (refused if the seal does not verify for this call or has expired), and of
+    /// its `inputResponses` those answering a question the state says was asked (each an object,
+    /// the client's result). Answers to questions never asked are ignored, as MCP says, and
+    /// cannot replace sealed ones.
     pub(crate) fn open(
         &self,
-        name: &str,
+        binding: &Binding,
         input_responses: Option<InputResponses>,
         request_state: Option<String>,
     ) -> Result<Input, ErrorData> {
-        let mut answers = Map::new();
-        if let Some(state) = request_state {
-            let saved: SavedState = read(&self.0).open_json(&state).map_err(|e| {
-                ErrorData::invalid_params(
-                    format!("the `requestState` failed its integrity check ({e}); call the tool again without it"),
-                    None,
-                )
-            })?;
-            if saved.tool != name {
-                return Err(ErrorData::invalid_params(
-                    format!(
-                        "the `requestState` is for tool `{}`, not `{name}`",
-                        quote(&saved.tool)
+        let Some(state) = request_state else {
+            return Ok(Input::default());
+        };
+        let saved: SavedState = read(&self.codec)
+            .open_json_with(&state, &binding.0)
+            .map_err(|e| {
+                let why = match e {
+                    RequestStateError::Expired => format!(
+                        "the `requestState` has expired (it may be answered for {:?})",
+                        *read(&self.ttl)
                     ),
-                    None,
-                ));
-            }
-            answers = saved.answers;
-        }
-        for (key, answer) in input_responses.unwrap_or_default() {
+                    _ => "the `requestState` does not verify for this call: it was changed, or \
+                          it was issued for other arguments, another tool or another caller"
+                        .to_owned(),
+                };
+                ErrorData::invalid_params(format!("{why}; call the tool again without it"), None)
+            })?;
+        let SavedState { mut answers, asked } = saved;
+        let mut responses = input_responses.unwrap_or_default();
+        for key in asked {
+            let Some(answer) = responses.remove(&key) else {
+                continue;
+            };
             if !answer.is_object() {
                 return Err(ErrorData::invalid_params(
                     format!(
@@ -88,21 +147,24 @@ impl Seal {
         })
     }
 
-    /// The input-required result for a call of tool `name` waiting on client requests.
+    /// The input-required result for a call bound by `binding` waiting on client requests.
     pub(crate) fn input_required(
         &self,
-        name: &str,
+        binding: &Binding,
         input: &Input,
     ) -> Result<CallToolResponse, ErrorData> {
-        let requests: InputRequests = std::mem::take(&mut *lock(&input.pending))
-            .into_iter()
-            .collect();
+        let pending = std::mem::take(&mut *lock(&input.pending));
         let state = SavedState {
-            tool: name.to_owned(),
             answers: std::mem::take(&mut *lock(&input.used)),
+            asked: pending.iter().map(|(key, _)| key.clone()).collect(),
         };
-        let sealed = read(&self.0)
-            .seal_json(&state)
+        let requests: InputRequests = pending.into_iter().collect();
+        let ttl = *read(&self.ttl);
+        let sealed = read(&self.codec)
+            .seal_json_with(
+                &state,
+                &SealOptions::new().associated_data(&binding.0).ttl(ttl),
+            )
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)).into())
     }
@@ -175,4 +237,35 @@ fn random_key() -> Vec<u8> {
         key.extend_from_slice(&hasher.finish().to_le_bytes());
     }
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Binding;
+
+    #[test]
+    fn a_binding_changes_with_the_tool_the_arguments_and_the_caller() {
+        let args = json!({"invoice": "INV-1"});
+        let of = |tool: &str, args: &serde_json::Value, caller: Option<&[u8]>| {
+            Binding::new(tool, args, caller).0
+        };
+        let base = of("remind", &args, None);
+        assert_eq!(base, of("remind", &json!({"invoice": "INV-1"}), None));
+        let others = [
+            of("remind", &json!({"invoice": "INV-3"}), None),
+            of("remind", &json!({}), None),
+            of("remind", &json!(null), None),
+            of("other", &args, None),
+            of("remind", &args, Some(b"Bearer alice")),
+            of("remind", &args, Some(b"")),
+            // The tool's name and the caller are length-prefixed: no two splits collide.
+            of("remin", &args, Some(b"d")),
+        ];
+        for (i, other) in others.iter().enumerate() {
+            assert_ne!(&base, other, "{i}");
+        }
+        assert_ne!(others[4], of("remind", &args, Some(b"Bearer bob")));
+    }
 }

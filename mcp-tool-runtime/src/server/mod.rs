@@ -15,6 +15,7 @@
 //! - `input`: input-required results and the sealed `requestState` (2026-07-28);
 //! - `changes`: telling clients the tools changed ([`UpdateError`]);
 //! - `levels`: log levels per session and per request;
+//! - `limits`: the bounds a server keeps ([`Limits`]);
 //! - `version`: what changed at protocol 2026-07-28.
 
 // rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
@@ -28,6 +29,7 @@ mod convert;
 mod handler;
 mod input;
 mod levels;
+mod limits;
 mod live;
 mod shared;
 mod version;
@@ -36,3 +38,4 @@ pub use changes::UpdateError;
 pub use compose::Merged;
 pub use convert::{ServeError, to_rmcp_result};
 pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};
+pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STATE_TTL};

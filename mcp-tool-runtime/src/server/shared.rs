@@ -1,6 +1,6 @@
 //! What every session of one server shares: the tools, the server's introduction, the
-//! `tools/list` caching hints, the seal of `requestState`, who to tell of changes, and the
-//! sessions' log levels.
+//! `tools/list` caching hints, the seal of `requestState`, who to tell of changes, the
+//! sessions' log levels, and the limits.
 
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -10,6 +10,7 @@ use super::changes::Changes;
 use super::convert::Snapshot;
 use super::input::Seal;
 use super::levels::LogLevels;
+use super::limits::Limits;
 use crate::sync::read;
 
 pub(crate) struct Shared {
@@ -19,12 +20,18 @@ pub(crate) struct Shared {
     pub(crate) seal: Seal,
     pub(crate) changes: Changes,
     pub(crate) log_levels: Arc<LogLevels>,
+    pub(crate) limits: RwLock<Limits>,
 }
 
 impl Shared {
     /// The tools being served now.
     pub(crate) fn snapshot(&self) -> Arc<Snapshot> {
         read(&self.snapshot).clone()
+    }
+
+    /// The limits in force now.
+    pub(crate) fn limits(&self) -> Limits {
+        read(&self.limits).clone()
     }
 }
 

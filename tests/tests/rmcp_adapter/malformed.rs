@@ -25,6 +25,28 @@ async fn arguments_that_are_not_an_object_get_an_is_error_result() {
     assert_eq!(answer["result"]["structuredContent"], json!({"result": 5}));
 }
 
+/// A wrongly typed `inputResponses` or `requestState` makes rmcp hand the call over as a custom
+/// request; it is a JSON-RPC error naming the field, and the tool never runs (it used to run
+/// detached from the client, uncancellable: `waits_forever` then held its call forever).
+#[tokio::test]
+async fn wrongly_typed_input_fields_are_json_rpc_errors_naming_them() {
+    let mut session = start().await;
+    for (id, field, value) in [
+        (1, "requestState", json!(5)),
+        (2, "requestState", json!({"a": 1})),
+        (3, "inputResponses", json!([1])),
+        (4, "inputResponses", json!("yes")),
+    ] {
+        let mut request = call(id, "waits_forever", json!({}));
+        request["params"][field] = value.clone();
+        let answer = session.request(request).await;
+        assert_eq!(answer["error"]["code"], -32602, "{field} {value}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(&format!("`{field}` must be")), "{message}");
+    }
+    session.assert_quiet_and_serving(9).await;
+}
+
 #[tokio::test]
 async fn unknown_tools_and_methods_keep_their_json_rpc_errors() {
     let mut session = start().await;

@@ -1,0 +1,113 @@
+//! [`Limits`]: the bounds a server keeps so that one client cannot use up what every client
+//! shares, each a setting with its default.
+
+use std::time::Duration;
+
+/// The bounds a [`ToolboxServer`](crate::ToolboxServer) keeps, set with
+/// [`set_limits`](crate::ToolboxServer::set_limits). Start from [`Limits::default()`] and change
+/// the fields you need; every default is documented on its field and suits a server on a
+/// network.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_tool_runtime::server::Limits;
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+///
+/// let mut limits = Limits::default();
+/// limits.request_state_ttl = Duration::from_secs(120);
+/// limits.max_calls_per_session = 32;
+/// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+/// server.set_limits(limits);
+/// assert_eq!(server.limits().max_calls_per_session, 32);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// How long a sealed `requestState` (MCP 2026-07-28 input-required results) may be answered:
+    /// after it, the client is told to call the tool again. Default [`DEFAULT_REQUEST_STATE_TTL`]
+    /// (10 minutes); at most [`MAX_REQUEST_STATE_TTL`] (one hour).
+    pub request_state_ttl: Duration,
+    /// How long a tool waits for the client to answer a request it sent on a 2025 session
+    /// (elicitation, sampling, roots); then the tool's `elicit`/`sample`/`list_roots` returns
+    /// [`ClientRequestError::TimedOut`](crate::context::ClientRequestError::TimedOut). Default
+    /// 60 seconds, like the official TypeScript SDK's request timeout.
+    pub client_request_timeout: Duration,
+    /// How long one client may take to accept a `notifications/tools/list_changed` before it is
+    /// skipped and forgotten (it sees the new list at its next `tools/list`); every client is
+    /// told at once, so a client that stopped reading delays no one. Default 5 seconds.
+    pub notify_timeout: Duration,
+    /// Tool calls one session (or, without sessions, one connection) may have running at once;
+    /// one more is refused with a JSON-RPC error. Default 256.
+    pub max_calls_per_session: usize,
+    /// Tool calls the whole server may have running at once; one more is refused with a
+    /// JSON-RPC error. Default 4,096.
+    pub max_calls: usize,
+    /// Client requests (elicitation, sampling, roots) one session may have waiting on the
+    /// client at once; one more fails in the tool with
+    /// [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany). Default 16.
+    pub max_client_requests_per_session: usize,
+    /// `subscriptions/listen` streams (MCP 2026-07-28) the whole server keeps open at once;
+    /// one more is refused with a JSON-RPC error. Default 1,024.
+    pub max_listen_streams: usize,
+}
+
+/// How long a sealed `requestState` may be answered by default: 10 minutes.
+pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(600);
+
+/// The longest a `requestState` may be answered: one hour. A longer
+/// [`Limits::request_state_ttl`] is refused by [`ToolboxServer::set_limits`](crate::ToolboxServer::set_limits).
+pub const MAX_REQUEST_STATE_TTL: Duration = Duration::from_secs(3600);
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            request_state_ttl: DEFAULT_REQUEST_STATE_TTL,
+            client_request_timeout: Duration::from_secs(60),
+            notify_timeout: Duration::from_secs(5),
+            max_calls_per_session: 256,
+            max_calls: 4096,
+            max_client_requests_per_session: 16,
+            max_listen_streams: 1024,
+        }
+    }
+}
+
+/// Why [`ToolboxServer::set_limits`](crate::ToolboxServer::set_limits) refused limits; the
+/// limits in force are unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LimitsError {
+    /// `request_state_ttl` is zero or over [`MAX_REQUEST_STATE_TTL`].
+    #[error("request_state_ttl must be over zero and at most one hour; got {0:?}")]
+    RequestStateTtl(Duration),
+    /// A count or a timeout is zero, which would refuse everything.
+    #[error("`{0}` must be over zero")]
+    Zero(&'static str),
+}
+
+impl Limits {
+    pub(crate) fn check(&self) -> Result<(), LimitsError> {
+        if self.request_state_ttl.is_zero() || self.request_state_ttl > MAX_REQUEST_STATE_TTL {
+            return Err(LimitsError::RequestStateTtl(self.request_state_ttl));
+        }
+        for (name, zero) in [
+            (
+                "client_request_timeout",
+                self.client_request_timeout.is_zero(),
+            ),
+            ("notify_timeout", self.notify_timeout.is_zero()),
+            ("max_calls_per_session", self.max_calls_per_session == 0),
+            ("max_calls", self.max_calls == 0),
+            (
+                "max_client_requests_per_session",
+                self.max_client_requests_per_session == 0,
+            ),
+            ("max_listen_streams", self.max_listen_streams == 0),
+        ] {
+            if zero {
+                return Err(LimitsError::Zero(name));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,168 @@
+//! A Streamable HTTP server on a loopback port, started in the test's own process, and a raw
+//! HTTP/1.1 client that sends exactly the bytes a test writes.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_tool_runtime::rmcp::ServerHandler;
+use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use mcp_tool_runtime::transport::HttpGuard;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// How long a test waits for one answer.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A server answering at `http://{addr}/mcp`, stopped when dropped.
+pub struct HttpServer {
+    /// Where it listens, on 127.0.0.1.
+    pub addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl HttpServer {
+    /// Serves `handler` (one clone per session) behind this crate's `HttpGuard`, as the
+    /// examples do, on a port the system picks.
+    pub async fn start(handler: impl ServerHandler + Clone) -> HttpServer {
+        let service = StreamableHttpService::new(
+            move || Ok(handler.clone()),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        let router = axum::Router::new().nest_service("/mcp", HttpGuard::new(service));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        HttpServer { addr, task }
+    }
+
+    /// POSTs `message` with these extra headers and returns the answer carrying its id (or,
+    /// for a notification, the reply as it came). A 2026-07-28 request (its `_meta` says so)
+    /// gets the headers that version requires: `MCP-Protocol-Version`, `Mcp-Method`, and
+    /// `Mcp-Name` for a `tools/call`.
+    pub async fn post(&self, headers: &[(&str, &str)], message: &Value) -> HttpReply {
+        let body = serde_json::to_string(message).unwrap();
+        let mut headers: Vec<(&str, String)> =
+            headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
+        let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
+        if let Some(version) = version.as_str() {
+            headers.push(("MCP-Protocol-Version", version.to_owned()));
+            if let Some(method) = message["method"].as_str() {
+                headers.push(("Mcp-Method", method.to_owned()));
+            }
+            if let Some(name) = message["params"]["name"].as_str() {
+                headers.push(("Mcp-Name", name.to_owned()));
+            }
+        }
+        let mut request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n",
+            self.addr,
+            body.len()
+        );
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        request.push_str(&body);
+        let mut stream = TcpStream::connect(self.addr).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let id = message.get("id").cloned();
+        tokio::time::timeout(WAIT, read_reply(&mut stream, id.as_ref()))
+            .await
+            .expect("no answer from the server")
+    }
+}
+
+/// An HTTP reply: its status, its head as text, and the JSON-RPC message it carried, if any.
+#[derive(Debug)]
+pub struct HttpReply {
+    /// The status code.
+    pub status: u16,
+    /// The status line and headers.
+    pub head: String,
+    /// The JSON-RPC message (a JSON body, or the SSE event carrying the request's id).
+    pub message: Value,
+}
+
+/// Reads until the reply is complete: the connection closes, or an SSE event answers `id`.
+async fn read_reply(stream: &mut TcpStream, id: Option<&Value>) -> HttpReply {
+    let mut bytes = Vec::new();
+    let mut buf = [0; 16 * 1024];
+    loop {
+        let n = stream.read(&mut buf).await.unwrap_or(0);
+        bytes.extend_from_slice(&buf[..n]);
+        if let Some(reply) = parse(&bytes, id, n == 0) {
+            return reply;
+        }
+        assert!(n > 0, "the server closed the connection mid-reply");
+    }
+}
+
+fn parse(bytes: &[u8], id: Option<&Value>, closed: bool) -> Option<HttpReply> {
+    let text = String::from_utf8_lossy(bytes);
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let head_lower = head.to_ascii_lowercase();
+    let body = if head_lower.contains("transfer-encoding: chunked") {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    let reply = |message| HttpReply {
+        status,
+        head: head.to_owned(),
+        message,
+    };
+    if head_lower.contains("content-type: text/event-stream") {
+        let answer = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .find_map(|data| {
+                let message: Value = serde_json::from_str(data.trim()).ok()?;
+                (id.is_none() || message.get("id") == id).then_some(message)
+            });
+        return match answer {
+            Some(message) => Some(reply(message)),
+            None if closed => Some(reply(Value::Null)),
+            None => None,
+        };
+    }
+    let length = head_lower
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    if closed || length.is_some_and(|n| body.len() >= n) {
+        return Some(reply(serde_json::from_str(&body).unwrap_or(Value::Null)));
+    }
+    None
+}
+
+/// The payload of a chunked body, as far as it has arrived.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            out.push_str(&rest[..rest.len().min(size)]);
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
