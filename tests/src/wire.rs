@@ -11,6 +11,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHal
 /// How long a test waits for one message.
 const WAIT: Duration = Duration::from_secs(10);
 
+/// The server's end of a session's pipe.
+pub type ServerTransport = LineTransport<ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
+
 /// A session with a served handler.
 pub struct Session {
     writer: WriteHalf<DuplexStream>,
@@ -28,9 +31,23 @@ impl Session {
         limit: usize,
         capabilities: Option<Value>,
     ) -> Session {
-        let (client, server) = tokio::io::duplex(1 << 20);
+        Session::open_with(handler, capabilities, 1 << 20, |transport| {
+            transport.max_message_bytes(limit)
+        })
+        .await
+    }
+
+    /// A session like [`open`](Self::open)'s, over a pipe holding `pipe_bytes` in each
+    /// direction, with the transport as `configure` sets it.
+    pub async fn open_with(
+        handler: impl ServerHandler,
+        capabilities: Option<Value>,
+        pipe_bytes: usize,
+        configure: impl FnOnce(ServerTransport) -> ServerTransport,
+    ) -> Session {
+        let (client, server) = tokio::io::duplex(pipe_bytes);
         let (server_read, server_write) = tokio::io::split(server);
-        let transport = LineTransport::new(server_read, server_write).max_message_bytes(limit);
+        let transport = configure(LineTransport::new(server_read, server_write));
         tokio::spawn(async move {
             let running = handler.serve(transport).await.unwrap();
             let _ = running.waiting().await;
@@ -60,6 +77,11 @@ impl Session {
             .await;
         session.init = init;
         session
+    }
+
+    /// The session as two halves, to send and read from different tasks.
+    pub fn split(self) -> (Sender, Receiver) {
+        (Sender(self.writer), Receiver(self.lines))
     }
 
     /// Sends a message.
@@ -134,6 +156,33 @@ impl Session {
         tokio::time::timeout(WAIT, wait)
             .await
             .expect("no response to the request")
+    }
+}
+
+/// The sending half of a [`Session`].
+pub struct Sender(WriteHalf<DuplexStream>);
+
+impl Sender {
+    /// Sends a message.
+    pub async fn send(&mut self, message: Value) {
+        let mut line = serde_json::to_vec(&message).unwrap();
+        line.push(b'\n');
+        self.0.write_all(&line).await.unwrap();
+    }
+}
+
+/// The reading half of a [`Session`].
+pub struct Receiver(tokio::io::Lines<BufReader<ReadHalf<DuplexStream>>>);
+
+impl Receiver {
+    /// The next message the server sends, within ten seconds.
+    pub async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(WAIT, self.0.next_line())
+            .await
+            .expect("no message from the server")
+            .unwrap()
+            .expect("the server hung up");
+        serde_json::from_str(&line).unwrap()
     }
 }
 

@@ -30,6 +30,12 @@ pub(crate) async fn serve_call(
     request_state: Option<String>,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
+    let limits = shared.limits();
+    let _slot = shared.quotas.call(
+        &context.peer,
+        limits.max_calls_per_session,
+        limits.max_calls,
+    )?;
     let snapshot = shared.snapshot();
     let binding = is_2026_07_28(&context)
         .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
@@ -44,7 +50,7 @@ pub(crate) async fn serve_call(
     let ct = context.ct.clone();
     let live = Live {
         context,
-        log_levels: shared.log_levels.clone(),
+        shared: shared.clone(),
         input: input.clone(),
     };
     let tool_context = ToolContext::new(Box::new(live));

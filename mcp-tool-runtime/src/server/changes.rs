@@ -1,19 +1,23 @@
 //! Telling clients that the tools changed: a 2025 client on its session, a 2026-07-28 client on
 //! each `subscriptions/listen` stream that asked for `toolsListChanged`.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::{ServerCapabilities, SubscriptionFilter};
 use rmcp::service::{Peer, SubscriptionSink};
 use rmcp::{ErrorData, RoleServer};
 
 use super::convert::ServeError;
+use super::quota::{Counters, StreamSlot, count};
 use crate::sync::lock;
 
 /// Who to tell when the tools change: the sessions of 2025 clients, and the
 /// `subscriptions/listen` streams of 2026-07-28 clients (which wait on `generation`).
 pub(crate) struct Changes {
-    peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// The 2025 sessions, each by its identity (the address of the client information rmcp keeps
+    /// for it, alive as long as the peer held here).
+    peers: Mutex<Vec<(usize, Peer<RoleServer>)>>,
     /// How many changes there have been.
     generation: tokio::sync::watch::Sender<u64>,
     subscribing: Subscribing,
@@ -77,23 +81,42 @@ pub enum UpdateError<E> {
 }
 
 impl Changes {
-    /// Tells every client that the tools changed.
-    pub(crate) async fn announce(&self) {
+    /// Tells every client that the tools changed: each at once, so that none waits on another.
+    /// A client that does not accept the notice within `timeout` (it stopped reading) is
+    /// forgotten, counted in `refused`; it sees the new list at its next `tools/list`.
+    pub(crate) async fn announce(&self, timeout: Duration, refused: &Counters) {
         self.generation.send_modify(|generation| *generation += 1);
         let peers: Vec<_> = lock(&self.peers).clone();
-        for peer in &peers {
-            // A client that left is forgotten below; one that cannot be told now will see the
-            // new list at its next `tools/list`.
-            let _ = peer.notify_tool_list_changed().await;
+        let told = futures_util::future::join_all(peers.iter().map(|(_, peer)| async move {
+            tokio::time::timeout(timeout, peer.notify_tool_list_changed())
+                .await
+                .is_ok_and(|sent| sent.is_ok())
+        }))
+        .await;
+        let dropped: Vec<usize> = peers
+            .iter()
+            .zip(told)
+            .filter(|(_, told)| !told)
+            .map(|((session, _), _)| *session)
+            .collect();
+        for _ in &dropped {
+            count(&refused.notices_dropped);
         }
-        lock(&self.peers).retain(|peer| !peer.is_transport_closed());
+        lock(&self.peers)
+            .retain(|(session, peer)| !peer.is_transport_closed() && !dropped.contains(session));
     }
 
-    /// A 2025 session is ready: it is told of changes from now on.
+    /// A 2025 session is ready: it is told of changes from now on. A session is listed once,
+    /// however often its client repeats `notifications/initialized`.
     pub(crate) fn initialized(&self, peer: Peer<RoleServer>) {
+        let Some(session) = peer.peer_info().map(|info| Arc::as_ptr(&info) as usize) else {
+            return;
+        };
         let mut peers = lock(&self.peers);
-        peers.retain(|peer| !peer.is_transport_closed());
-        peers.push(peer);
+        peers.retain(|(_, peer)| !peer.is_transport_closed());
+        if peers.iter().all(|(known, _)| *known != session) {
+            peers.push((session, peer));
+        }
     }
 
     /// Of what a `subscriptions/listen` request asks for, what a server with `capabilities`
@@ -109,12 +132,14 @@ impl Changes {
 
     /// Sends `notifications/tools/list_changed` on a `subscriptions/listen` stream's `sink`
     /// after every change, if the stream `wants` them, until `cancelled` (the client cancels the
-    /// subscription) or the stream closes.
+    /// subscription) or the stream closes; the stream is held against the server's limit by
+    /// what `hold` gives, or refused with its error.
     pub(crate) async fn listen(
         &self,
         wants: bool,
         sink: &SubscriptionSink,
         cancelled: impl Future<Output = ()>,
+        hold: impl FnOnce() -> Result<StreamSlot, ErrorData>,
     ) -> Result<(), ErrorData> {
         let mut generation = self.generation.subscribe();
         // A change between the acknowledgment and now is announced like a later one.
@@ -125,6 +150,8 @@ impl Changes {
         {
             generation.mark_changed();
         }
+        // Past the server's limit, the stream ends at once with the error.
+        let _slot = hold()?;
         if !wants {
             cancelled.await;
             return Ok(());

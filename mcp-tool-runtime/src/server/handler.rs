@@ -18,6 +18,7 @@ use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
 use super::limits::{Limits, LimitsError};
+use super::quota::Refusals;
 use super::shared::{CacheHints, Shared};
 use super::version::is_2026_07_28;
 use crate::sync::{lock, write};
@@ -106,6 +107,7 @@ impl ToolboxServer {
                 changes: Changes::default(),
                 log_levels: Arc::new(LogLevels::default()),
                 limits: RwLock::new(Limits::default()),
+                quotas: Arc::default(),
             }),
         })
     }
@@ -165,6 +167,12 @@ impl ToolboxServer {
         self.shared.limits()
     }
 
+    /// How many requests this server (every clone of it) refused since it started, by the
+    /// limit that refused them.
+    pub fn refusals(&self) -> Refusals {
+        self.shared.quotas.refused.snapshot()
+    }
+
     /// The toolbox being served now.
     pub fn toolbox(&self) -> Arc<Toolbox> {
         self.shared.snapshot().toolbox.clone()
@@ -201,7 +209,11 @@ impl ToolboxServer {
         change(&mut toolbox).map_err(UpdateError::Change)?;
         let snapshot = Snapshot::new(toolbox).map_err(UpdateError::Serve)?;
         *write(&self.shared.snapshot) = Arc::new(snapshot);
-        self.shared.changes.announce().await;
+        let timeout = self.shared.limits().notify_timeout;
+        self.shared
+            .changes
+            .announce(timeout, &self.shared.quotas.refused)
+            .await;
         Ok(())
     }
 
@@ -246,7 +258,13 @@ impl ToolboxServer {
         sink: &rmcp::service::SubscriptionSink,
         cancelled: impl Future<Output = ()>,
     ) -> Result<(), ErrorData> {
-        self.shared.changes.listen(wants, sink, cancelled).await
+        let limit = self.shared.limits().max_listen_streams;
+        self.shared
+            .changes
+            .listen(wants, sink, cancelled, || {
+                self.shared.quotas.listen_stream(limit)
+            })
+            .await
     }
 }
 

@@ -11,22 +11,45 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 
 use super::input::{Input, invalid_request};
-use super::levels::{LogLevels, level_of};
+use super::levels::level_of;
+use super::quota::count;
+use super::shared::Shared;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
 };
 
 pub(crate) struct Live {
     pub(crate) context: RequestContext<RoleServer>,
-    /// The server's, for the session's log level.
-    pub(crate) log_levels: Arc<LogLevels>,
+    /// The server's: the session's log level, the limits on client requests.
+    pub(crate) shared: Arc<Shared>,
     /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
     pub(crate) input: Option<Arc<Input>>,
 }
 
 impl Live {
-    /// Sends a client request on the session (protocol 2025-x) and waits for the answer.
+    /// Sends a client request on the session (protocol 2025-x) and waits for the answer, within
+    /// the server's limits on waiting client requests and on how long they wait.
     async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
+        let limits = self.shared.limits();
+        let per_session = limits.max_client_requests_per_session;
+        let Some(_slot) = self
+            .shared
+            .quotas
+            .client_request(&self.context.peer, per_session)
+        else {
+            return Err(ClientRequestError::TooMany(per_session));
+        };
+        let timeout = limits.client_request_timeout;
+        match tokio::time::timeout(timeout, self.ask(request)).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                count(&self.shared.quotas.refused.client_requests_timed_out);
+                Err(ClientRequestError::TimedOut(timeout))
+            }
+        }
+    }
+
+    async fn ask(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
         let peer = &self.context.peer;
         let answer = match request.capability {
             Capability::Elicitation => {
@@ -90,7 +113,7 @@ impl Channel for Live {
             .meta
             .log_level()
             .map(level_of)
-            .or_else(|| self.log_levels.get(&self.context.peer))
+            .or_else(|| self.shared.log_levels.get(&self.context.peer))
     }
 
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {

@@ -16,6 +16,7 @@
 //! - `changes`: telling clients the tools changed ([`UpdateError`]);
 //! - `levels`: log levels per session and per request;
 //! - `limits`: the bounds a server keeps ([`Limits`]);
+//! - `quota`: what sessions and the server hold against them ([`Refusals`]);
 //! - `version`: what changed at protocol 2026-07-28.
 
 // rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
@@ -31,6 +32,7 @@ mod input;
 mod levels;
 mod limits;
 mod live;
+mod quota;
 mod shared;
 mod version;
 
@@ -39,3 +41,4 @@ pub use compose::Merged;
 pub use convert::{ServeError, to_rmcp_result};
 pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};
 pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STATE_TTL};
+pub use quota::{LIMIT_REACHED, Refusals};

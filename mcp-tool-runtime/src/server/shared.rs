@@ -11,6 +11,7 @@ use super::convert::Snapshot;
 use super::input::Seal;
 use super::levels::LogLevels;
 use super::limits::Limits;
+use super::quota::Quotas;
 use crate::sync::read;
 
 pub(crate) struct Shared {
@@ -21,6 +22,7 @@ pub(crate) struct Shared {
     pub(crate) changes: Changes,
     pub(crate) log_levels: Arc<LogLevels>,
     pub(crate) limits: RwLock<Limits>,
+    pub(crate) quotas: Arc<Quotas>,
 }
 
 impl Shared {

@@ -25,6 +25,10 @@ use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id};
 /// The default largest message [`LineTransport`] reads: 16 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
 
+/// The default number of messages [`LineTransport`] lets wait for the client to read them before
+/// it stops reading the client's requests: 64.
+pub const DEFAULT_MAX_QUEUED_MESSAGES: usize = 64;
+
 /// Newline-delimited JSON-RPC over any reader and writer (stdio, a pipe, a socket), answering
 /// every request it cannot hand to rmcp.
 ///
@@ -55,12 +59,16 @@ pub struct LineTransport<R, W> {
     /// The line being read is over the limit: the rest of it is skipped.
     overflowed: bool,
     max_message_bytes: usize,
+    /// How many messages are waiting to be written (the client is not reading them yet).
+    queued: Arc<tokio::sync::watch::Sender<usize>>,
+    max_queued_messages: usize,
 }
 
 impl<R, W> std::fmt::Debug for LineTransport<R, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LineTransport")
             .field("max_message_bytes", &self.max_message_bytes)
+            .field("max_queued_messages", &self.max_queued_messages)
             .finish_non_exhaustive()
     }
 }
@@ -94,6 +102,8 @@ impl<R, W> LineTransport<R, W> {
             line: Vec::new(),
             overflowed: false,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            queued: Arc::new(tokio::sync::watch::Sender::new(0)),
+            max_queued_messages: DEFAULT_MAX_QUEUED_MESSAGES,
         }
     }
 
@@ -107,6 +117,36 @@ impl<R, W> LineTransport<R, W> {
     pub fn max_message_bytes(mut self, limit: usize) -> Self {
         self.max_message_bytes = limit;
         self
+    }
+
+    /// How many messages may wait for the client to read them ([`DEFAULT_MAX_QUEUED_MESSAGES`]
+    /// unless set, at least 1): at that many, the transport stops reading requests until the
+    /// client reads, so a client that sends without reading gets its answers no faster than it
+    /// reads them, and the server queues no more than this many.
+    ///
+    /// ```
+    /// let transport = mcp_tool_runtime::transport::stdio().max_queued_messages(16);
+    /// # drop(transport);
+    /// ```
+    pub fn max_queued_messages(mut self, limit: usize) -> Self {
+        self.max_queued_messages = limit.max(1);
+        self
+    }
+}
+
+/// One message waiting to be written, counted until written or abandoned.
+struct Queued(Arc<tokio::sync::watch::Sender<usize>>);
+
+impl Queued {
+    fn new(queued: &Arc<tokio::sync::watch::Sender<usize>>) -> Self {
+        queued.send_modify(|n| *n += 1);
+        Queued(queued.clone())
+    }
+}
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
 }
 
@@ -173,11 +213,19 @@ where
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
         let writer = self.writer.clone();
-        async move { write_message(&writer, &item).await }
+        let queued = Queued::new(&self.queued);
+        async move {
+            let written = write_message(&writer, &item).await;
+            drop(queued);
+            written
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            // Backpressure: while the client leaves this many messages unread, read nothing.
+            let max = self.max_queued_messages;
+            let _ = self.queued.subscribe().wait_for(|n| *n < max).await;
             let read = match self.read_line().await {
                 Ok(Read::Eof) | Err(_) => return None,
                 Ok(read) => read,

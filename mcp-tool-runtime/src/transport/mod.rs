@@ -16,4 +16,4 @@ mod reply;
 
 #[cfg(feature = "http")]
 pub use http::HttpGuard;
-pub use line::{DEFAULT_MAX_MESSAGE_BYTES, LineTransport, stdio};
+pub use line::{DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_MESSAGES, LineTransport, stdio};

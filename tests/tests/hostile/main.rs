@@ -1,0 +1,11 @@
+//! A client that misbehaves hurts no one else: each test plays one hostile client over the raw
+//! wire and checks the bound that stops it, and that other clients are still served.
+//!
+//! Every run is bounded in count and time and stays in-process on in-memory pipes or loopback.
+
+mod broadcast;
+mod calls;
+mod client_requests;
+mod fixtures;
+mod listen;
+mod stdio;
