@@ -33,12 +33,29 @@ impl HttpServer {
     /// Serves `handler` (one clone per session) behind this crate's `HttpGuard`, as the
     /// examples do, on a port the system picks.
     pub async fn start(handler: impl ServerHandler + Clone) -> HttpServer {
+        HttpServer::start_with(
+            handler,
+            mcp_tool_runtime::transport::DEFAULT_MAX_ELEMENTS,
+            mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
+        )
+        .await
+    }
+
+    /// Like [`start`](Self::start), with the guard's element budget and body timeout.
+    pub async fn start_with(
+        handler: impl ServerHandler + Clone,
+        max_elements: usize,
+        body_timeout: Duration,
+    ) -> HttpServer {
         let service = StreamableHttpService::new(
             move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),
             StreamableHttpServerConfig::default(),
         );
-        let router = axum::Router::new().nest_service("/mcp", HttpGuard::new(service));
+        let guard = HttpGuard::new(service)
+            .max_elements(max_elements)
+            .body_timeout(body_timeout);
+        let router = axum::Router::new().nest_service("/mcp", guard);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let task = tokio::spawn(async move {
@@ -53,6 +70,16 @@ impl HttpServer {
     /// `Mcp-Name` for a `tools/call`.
     pub async fn post(&self, headers: &[(&str, &str)], message: &Value) -> HttpReply {
         let body = serde_json::to_string(message).unwrap();
+        self.post_raw(headers, message, body.as_bytes()).await
+    }
+
+    /// Like [`post`](Self::post), with the body as these bytes.
+    pub async fn post_raw(
+        &self,
+        headers: &[(&str, &str)],
+        message: &Value,
+        body: &[u8],
+    ) -> HttpReply {
         let mut headers: Vec<(&str, String)> =
             headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
         let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
@@ -76,14 +103,21 @@ impl HttpServer {
             request.push_str(&format!("{name}: {value}\r\n"));
         }
         request.push_str("\r\n");
-        request.push_str(&body);
         let mut stream = TcpStream::connect(self.addr).await.unwrap();
         stream.write_all(request.as_bytes()).await.unwrap();
+        stream.write_all(body).await.unwrap();
         let id = message.get("id").cloned();
         tokio::time::timeout(WAIT, read_reply(&mut stream, id.as_ref()))
             .await
             .expect("no answer from the server")
     }
+}
+
+/// Reads the reply on a connection a test wrote to itself, within ten seconds.
+pub async fn reply_on(stream: &mut TcpStream) -> HttpReply {
+    tokio::time::timeout(WAIT, read_reply(stream, None))
+        .await
+        .expect("no answer from the server")
 }
 
 /// An HTTP reply: its status, its head as text, and the JSON-RPC message it carried, if any.

@@ -13,6 +13,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
@@ -22,7 +23,8 @@ use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ErrorData};
 use rmcp::service::TxJsonRpcMessage;
 
-use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id};
+use super::budget::{self, DEFAULT_MAX_ELEMENTS, Refused};
+use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id, over_budget};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -58,7 +60,12 @@ const DRAIN_FACTOR: usize = 16;
 pub struct HttpGuard<S> {
     inner: S,
     max_body_bytes: usize,
+    max_elements: usize,
+    body_timeout: Duration,
 }
+
+/// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl<S> HttpGuard<S> {
     /// A guard in front of `inner`, accepting bodies up to [`DEFAULT_MAX_BODY_BYTES`].
@@ -66,7 +73,26 @@ impl<S> HttpGuard<S> {
         HttpGuard {
             inner,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_elements: DEFAULT_MAX_ELEMENTS,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
         }
+    }
+
+    /// The most JSON elements (values and keys) a body may hold
+    /// ([`DEFAULT_MAX_ELEMENTS`](super::DEFAULT_MAX_ELEMENTS) unless set): each body is counted,
+    /// without being built, before rmcp parses it, and one over the budget is answered with
+    /// `-32600` naming the limit. This bounds the memory a body takes once parsed.
+    pub fn max_elements(mut self, limit: usize) -> Self {
+        self.max_elements = limit;
+        self
+    }
+
+    /// How long a request body may take to arrive whole ([`DEFAULT_BODY_TIMEOUT`] unless set):
+    /// an upload left unfinished is answered with `-32600` naming the limit and its connection
+    /// closed, so a client cannot hold memory and a connection by uploading slowly.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
     }
 
     /// The largest request body accepted, in bytes; a larger one is answered with `-32600`
@@ -104,14 +130,34 @@ where
         let ready = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, ready);
         let limit = self.max_body_bytes;
+        let max_elements = self.max_elements;
+        let body_timeout = self.body_timeout;
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             if parts.method != Method::POST {
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
                 return inner.call(empty).await;
             }
-            let body = match read_body(body, limit).await {
+            let read = tokio::time::timeout(body_timeout, read_body(body, limit)).await;
+            let body = match read.unwrap_or(Body::TimedOut) {
                 Body::Complete(bytes) => bytes,
+                Body::TimedOut => {
+                    let reply = TxJsonRpcMessage::<RoleServer>::error(
+                        ErrorData::invalid_request(
+                            format!(
+                                "the request body did not arrive within this server's limit of {body_timeout:?}"
+                            ),
+                            None,
+                        ),
+                        None,
+                    );
+                    let mut response = json_rpc_response(&reply, StatusCode::REQUEST_TIMEOUT);
+                    response.headers_mut().insert(
+                        header::CONNECTION,
+                        header::HeaderValue::from_static("close"),
+                    );
+                    return Ok(response);
+                }
                 Body::TooLarge(prefix) => {
                     let reply = TxJsonRpcMessage::<RoleServer>::error(
                         ErrorData::invalid_request(
@@ -134,9 +180,15 @@ where
                         .expect("a valid response"));
                 }
             };
-            if let Err(error) = serde_json::from_slice::<ClientJsonRpcMessage>(&body)
-                && let Some(reply) = answer_unreadable(&body, &error)
-            {
+            // Counted first, without being built; only a body within the budget is parsed.
+            let unreadable = match budget::check(&body, max_elements) {
+                Err(Refused::OverBudget) => Some(over_budget(&body, max_elements)),
+                Err(Refused::Unreadable(error)) => answer_unreadable(&body, &error),
+                Ok(()) => serde_json::from_slice::<ClientJsonRpcMessage>(&body)
+                    .err()
+                    .and_then(|error| answer_unreadable(&body, &error)),
+            };
+            if let Some(reply) = unreadable {
                 return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
             }
             inner
@@ -148,6 +200,8 @@ where
 
 enum Body {
     Complete(Bytes),
+    /// Not whole within the time allowed.
+    TimedOut,
     /// Over the limit; the beginning, to look for the request's id.
     TooLarge(Vec<u8>),
     Failed,

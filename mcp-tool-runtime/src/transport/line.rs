@@ -20,7 +20,8 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id};
+use super::budget::{self, DEFAULT_MAX_ELEMENTS, Refused};
+use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id, over_budget};
 
 /// The default largest message [`LineTransport`] reads: 16 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
@@ -59,6 +60,7 @@ pub struct LineTransport<R, W> {
     /// The line being read is over the limit: the rest of it is skipped.
     overflowed: bool,
     max_message_bytes: usize,
+    max_elements: usize,
     /// How many messages are waiting to be written (the client is not reading them yet).
     queued: Arc<tokio::sync::watch::Sender<usize>>,
     max_queued_messages: usize,
@@ -102,6 +104,7 @@ impl<R, W> LineTransport<R, W> {
             line: Vec::new(),
             overflowed: false,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_elements: DEFAULT_MAX_ELEMENTS,
             queued: Arc::new(tokio::sync::watch::Sender::new(0)),
             max_queued_messages: DEFAULT_MAX_QUEUED_MESSAGES,
         }
@@ -116,6 +119,21 @@ impl<R, W> LineTransport<R, W> {
     /// ```
     pub fn max_message_bytes(mut self, limit: usize) -> Self {
         self.max_message_bytes = limit;
+        self
+    }
+
+    /// The most JSON elements (values and keys) a message may hold ([`DEFAULT_MAX_ELEMENTS`]
+    /// unless set): a message is counted, without being built, before rmcp parses it, and one
+    /// over the budget is answered with `-32600` naming the limit. This bounds the memory a
+    /// message takes once parsed, which the byte limit alone does not: rmcp's values take 12 to
+    /// 25 times the bytes of a message of small elements.
+    ///
+    /// ```
+    /// let transport = mcp_tool_runtime::transport::stdio().max_elements(10_000);
+    /// # drop(transport);
+    /// ```
+    pub fn max_elements(mut self, limit: usize) -> Self {
+        self.max_elements = limit;
         self
     }
 
@@ -244,12 +262,16 @@ where
                     find_id(text),
                 )),
                 _ if text.is_empty() => None,
-                _ => match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
-                    Ok(message) => {
-                        self.line = reuse(line);
-                        return Some(message);
-                    }
-                    Err(error) => answer_unreadable(text, &error),
+                _ => match budget::check(text, self.max_elements) {
+                    Err(Refused::OverBudget) => Some(over_budget(text, self.max_elements)),
+                    Err(Refused::Unreadable(error)) => answer_unreadable(text, &error),
+                    Ok(()) => match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
+                        Ok(message) => {
+                            self.line = reuse(line);
+                            return Some(message);
+                        }
+                        Err(error) => answer_unreadable(text, &error),
+                    },
                 },
             };
             self.line = reuse(line);

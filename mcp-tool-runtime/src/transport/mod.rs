@@ -8,12 +8,14 @@
 //! Both answer what cannot be read as JSON-RPC 2.0 asks, `-32700` (parse error) or `-32600`
 //! (invalid request), with the request's `id` whenever one can be found.
 
+mod budget;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 pub mod line;
 mod reply;
 
+pub use budget::DEFAULT_MAX_ELEMENTS;
 #[cfg(feature = "http")]
 pub use http::HttpGuard;
 pub use line::{DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_MESSAGES, LineTransport, stdio};

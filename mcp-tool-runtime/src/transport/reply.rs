@@ -51,6 +51,18 @@ pub(crate) fn answer_unreadable(
     }
 }
 
+/// The reply to a message with more JSON elements than `limit`, with its id when one is found
+/// near its beginning.
+pub(crate) fn over_budget(message: &[u8], limit: usize) -> TxJsonRpcMessage<RoleServer> {
+    TxJsonRpcMessage::<RoleServer>::error(
+        ErrorData::invalid_request(
+            format!("the message holds more than this server's limit of {limit} JSON elements"),
+            None,
+        ),
+        find_id(message),
+    )
+}
+
 fn request_id(id: &Value) -> Option<RequestId> {
     match id {
         Value::Number(n) => n.as_i64().map(NumberOrString::Number),

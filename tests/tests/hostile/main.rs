@@ -8,4 +8,5 @@ mod calls;
 mod client_requests;
 mod fixtures;
 mod listen;
+mod memory;
 mod stdio;

@@ -1,0 +1,82 @@
+//! Messages whose parsed values would take many times their bytes: counted before they are
+//! built, and refused past the element budget with a JSON-RPC error carrying their id; uploads
+//! that never finish are answered and closed.
+
+use std::time::{Duration, Instant};
+
+use mcp_tool_runtime::server::Limits;
+use serde_json::{Value, json};
+use tests::http::{HttpServer, reply_on};
+use tests::wire::{Session, call};
+use tokio::io::AsyncWriteExt;
+
+use super::fixtures::*;
+
+/// `add` with `a` an array of `n` zeros.
+fn wide_call(id: u64, n: usize) -> Value {
+    call(id, "add", json!({"a": vec![0; n], "b": 1}))
+}
+
+fn assert_over_budget(answer: &Value, id: u64, limit: usize) {
+    assert_eq!(answer["id"], id, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("limit of {limit} JSON elements")),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn over_stdio_a_message_past_the_element_budget_is_refused_with_its_id() {
+    let (served, _) = server(Limits::default());
+    let mut session =
+        Session::open_with(served, Some(json!({})), 1 << 20, |t| t.max_elements(1_000)).await;
+    let answer = session.request(wide_call(1, 5_000)).await;
+    assert_over_budget(&answer, 1, 1_000);
+    // Within the budget, the same call is read (and is a tool error: `a` is not a number).
+    let answer = session.request(wide_call(2, 500)).await;
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+}
+
+#[tokio::test]
+async fn over_http_a_body_past_the_element_budget_is_refused_with_its_id() {
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(served, 1_000, Duration::from_secs(30)).await;
+    let mut request = wide_call(1, 5_000);
+    request["params"]["_meta"] = tests::wire::meta_2026(json!({}));
+    let reply = http.post(&[], &request).await;
+    assert_over_budget(&reply.message, 1, 1_000);
+}
+
+#[tokio::test]
+async fn over_http_an_upload_left_unfinished_is_answered_and_closed() {
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(served, 100_000, Duration::from_millis(300)).await;
+    let mut stream = tokio::net::TcpStream::connect(http.addr).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n",
+        http.addr
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(br#"{"jsonrpc": "2.0", "#).await.unwrap();
+    let started = Instant::now();
+    // Then silence: the server answers once the body timeout passes.
+    let reply = reply_on(&mut stream).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(reply.status, 408, "{reply:?}");
+    assert!(
+        reply
+            .head
+            .to_ascii_lowercase()
+            .contains("connection: close"),
+        "{reply:?}"
+    );
+    let message = reply.message["error"]["message"].as_str().unwrap();
+    assert!(message.contains("did not arrive within"), "{message}");
+}
