@@ -3,13 +3,15 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use mcp_tool_runtime::transport::http::HttpGuard;
+use mcp_tool_runtime::transport::http::{BoundedSessions, HttpGuard};
 use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// How long a connection may take to send a request's line and headers: 10 seconds.
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The largest request the examples read, over stdio and HTTP: 4 MiB. A larger one is answered
 /// with a JSON-RPC error naming the limit.
@@ -28,7 +30,8 @@ pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> 
     Ok(())
 }
 
-/// Serves `toolbox` over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C.
+/// Serves `toolbox` over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C, with deadlines on
+/// request heads ([`HEADER_TIMEOUT`]) and bodies (the guard's 30 s), and at most 1,000 sessions.
 ///
 /// Prints `listening on http://ADDR/mcp` once the socket is bound.
 pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
@@ -40,22 +43,37 @@ pub async fn http_handler(
     server: impl ServerHandler + Clone,
     addr: SocketAddr,
 ) -> Result<(), BoxError> {
+    // At most 1,000 live sessions, each ended after rmcp's 5 idle minutes.
+    let sessions = Arc::new(BoundedSessions::default());
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
+        sessions.clone(),
         // rmcp's own limit never below the guard's.
         StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2),
     );
-    let service = HttpGuard::new(service).max_body_bytes(MAX_MESSAGE_BYTES);
+    let service = HttpGuard::new(service)
+        .max_body_bytes(MAX_MESSAGE_BYTES)
+        .sessions(sessions);
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-    Ok(())
+    let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => accepted?,
+            _ = &mut stop => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            // A connection that has not sent a whole request head within the deadline is
+            // closed; a body is the guard's to time (`HttpGuard::body_timeout`).
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
 
 /// What the command line asked for.

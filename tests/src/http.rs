@@ -6,12 +6,32 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_tool_runtime::rmcp::ServerHandler;
-use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use mcp_tool_runtime::transport::HttpGuard;
+use mcp_tool_runtime::transport::http::BoundedSessions;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+/// The guard's settings a test chooses.
+pub struct Settings {
+    /// `HttpGuard::max_elements`.
+    pub max_elements: usize,
+    /// `HttpGuard::body_timeout`.
+    pub body_timeout: Duration,
+    /// `BoundedSessions::new`.
+    pub max_sessions: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_elements: mcp_tool_runtime::transport::DEFAULT_MAX_ELEMENTS,
+            body_timeout: mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
+            max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
+        }
+    }
+}
 
 /// How long a test waits for one answer.
 const WAIT: Duration = Duration::from_secs(10);
@@ -33,28 +53,21 @@ impl HttpServer {
     /// Serves `handler` (one clone per session) behind this crate's `HttpGuard`, as the
     /// examples do, on a port the system picks.
     pub async fn start(handler: impl ServerHandler + Clone) -> HttpServer {
-        HttpServer::start_with(
-            handler,
-            mcp_tool_runtime::transport::DEFAULT_MAX_ELEMENTS,
-            mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
-        )
-        .await
+        HttpServer::start_with(handler, Settings::default()).await
     }
 
-    /// Like [`start`](Self::start), with the guard's element budget and body timeout.
-    pub async fn start_with(
-        handler: impl ServerHandler + Clone,
-        max_elements: usize,
-        body_timeout: Duration,
-    ) -> HttpServer {
+    /// Like [`start`](Self::start), with these settings.
+    pub async fn start_with(handler: impl ServerHandler + Clone, settings: Settings) -> HttpServer {
+        let sessions = Arc::new(BoundedSessions::new(settings.max_sessions));
         let service = StreamableHttpService::new(
             move || Ok(handler.clone()),
-            Arc::new(LocalSessionManager::default()),
+            sessions.clone(),
             StreamableHttpServerConfig::default(),
         );
         let guard = HttpGuard::new(service)
-            .max_elements(max_elements)
-            .body_timeout(body_timeout);
+            .max_elements(settings.max_elements)
+            .body_timeout(settings.body_timeout)
+            .sessions(sessions);
         let router = axum::Router::new().nest_service("/mcp", guard);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -73,9 +86,25 @@ impl HttpServer {
         self.post_raw(headers, message, body.as_bytes()).await
     }
 
+    /// Sends `DELETE /mcp` for the session `id`.
+    pub async fn delete(&self, id: &str) -> HttpReply {
+        self.send("DELETE", &[("Mcp-Session-Id", id)], &Value::Null, b"")
+            .await
+    }
+
     /// Like [`post`](Self::post), with the body as these bytes.
     pub async fn post_raw(
         &self,
+        headers: &[(&str, &str)],
+        message: &Value,
+        body: &[u8],
+    ) -> HttpReply {
+        self.send("POST", headers, message, body).await
+    }
+
+    async fn send(
+        &self,
+        method: &str,
         headers: &[(&str, &str)],
         message: &Value,
         body: &[u8],
@@ -93,7 +122,7 @@ impl HttpServer {
             }
         }
         let mut request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "{method} /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
              Connection: close\r\n",
             self.addr,

@@ -554,3 +554,35 @@ fn wide_messages_leave_the_servers_memory_within_four_times_their_bytes() {
         body.len()
     );
 }
+
+/// A request line and one header, then silence: the example server closes the connection once
+/// its header deadline (10 s) passes, where it used to keep it open past 35 s.
+#[test]
+#[ignore = "builds and runs the example servers: run scripts/test.sh (or cargo test -- --include-ignored)"]
+fn a_request_head_left_unfinished_is_closed_at_the_header_deadline() {
+    use std::io::{Read, Write};
+
+    let server = Server::http("invoices");
+    let addr = server.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream
+        .write_all(format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
+        .unwrap();
+    let started = Instant::now();
+    let mut rest = Vec::new();
+    let read = stream.read_to_end(&mut rest);
+    let waited = started.elapsed();
+    assert!(read.is_ok(), "still open after {waited:?}: {read:?}");
+    assert!(
+        waited < Duration::from_secs(20),
+        "closed only after {waited:?}"
+    );
+    println!("closed after {waited:?}");
+}

@@ -12,6 +12,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -20,11 +21,16 @@ use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ErrorData};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, RequestId,
+};
 use rmcp::service::TxJsonRpcMessage;
 
 use super::budget::{self, DEFAULT_MAX_ELEMENTS, Refused};
 use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id, over_budget};
+use crate::server::LIMIT_REACHED;
+
+pub use super::sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -62,6 +68,7 @@ pub struct HttpGuard<S> {
     max_body_bytes: usize,
     max_elements: usize,
     body_timeout: Duration,
+    sessions: Option<Arc<BoundedSessions>>,
 }
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
@@ -75,7 +82,16 @@ impl<S> HttpGuard<S> {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_elements: DEFAULT_MAX_ELEMENTS,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            sessions: None,
         }
+    }
+
+    /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
+    /// when `sessions`, the manager given to rmcp's service, has as many live sessions as it
+    /// allows.
+    pub fn sessions(mut self, sessions: Arc<BoundedSessions>) -> Self {
+        self.sessions = Some(sessions);
+        self
     }
 
     /// The most JSON elements (values and keys) a body may hold
@@ -132,6 +148,7 @@ where
         let limit = self.max_body_bytes;
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
+        let sessions = self.sessions.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             if parts.method != Method::POST {
@@ -181,15 +198,37 @@ where
                 }
             };
             // Counted first, without being built; only a body within the budget is parsed.
-            let unreadable = match budget::check(&body, max_elements) {
-                Err(Refused::OverBudget) => Some(over_budget(&body, max_elements)),
-                Err(Refused::Unreadable(error)) => answer_unreadable(&body, &error),
+            let parsed = match budget::check(&body, max_elements) {
+                Err(Refused::OverBudget) => Err(Some(over_budget(&body, max_elements))),
+                Err(Refused::Unreadable(error)) => Err(answer_unreadable(&body, &error)),
                 Ok(()) => serde_json::from_slice::<ClientJsonRpcMessage>(&body)
-                    .err()
-                    .and_then(|error| answer_unreadable(&body, &error)),
+                    .map_err(|error| answer_unreadable(&body, &error)),
             };
-            if let Some(reply) = unreadable {
-                return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+            match parsed {
+                Err(Some(reply)) => {
+                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                }
+                Err(None) => {}
+                Ok(message) => {
+                    if let Some(sessions) = &sessions
+                        && !parts.headers.contains_key(SESSION_ID)
+                        && let Some(id) = initialize_id(message)
+                        && sessions.refuse_another().await
+                    {
+                        let max = sessions.max_sessions();
+                        let reply = TxJsonRpcMessage::<RoleServer>::error(
+                            ErrorData::new(
+                                ErrorCode(LIMIT_REACHED),
+                                format!(
+                                    "the server already has {max} sessions (its max_sessions); try again later"
+                                ),
+                                Some(serde_json::json!({"limit": "max_sessions", "value": max})),
+                            ),
+                            Some(id),
+                        );
+                        return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
+                    }
+                }
             }
             inner
                 .call(Request::from_parts(parts, Full::new(body)))
@@ -242,6 +281,21 @@ async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body {
         return Body::TooLarge(kept);
     }
     Body::Complete(Bytes::from(kept))
+}
+
+/// The header naming a Streamable HTTP session.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// The id of an `initialize` request.
+fn initialize_id(message: ClientJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Request(request)
+            if matches!(request.request, ClientRequest::InitializeRequest(_)) =>
+        {
+            Some(request.id)
+        }
+        _ => None,
+    }
 }
 
 /// A JSON-RPC message as an HTTP response: 200 when it answers a request by its id (so the

@@ -9,4 +9,5 @@ mod client_requests;
 mod fixtures;
 mod listen;
 mod memory;
+mod sessions;
 mod stdio;

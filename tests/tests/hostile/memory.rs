@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use mcp_tool_runtime::server::Limits;
 use serde_json::{Value, json};
-use tests::http::{HttpServer, reply_on};
+use tests::http::{HttpServer, Settings, reply_on};
 use tests::wire::{Session, call};
 use tokio::io::AsyncWriteExt;
 
@@ -42,7 +42,14 @@ async fn over_stdio_a_message_past_the_element_budget_is_refused_with_its_id() {
 #[tokio::test]
 async fn over_http_a_body_past_the_element_budget_is_refused_with_its_id() {
     let (served, _) = server(Limits::default());
-    let http = HttpServer::start_with(served, 1_000, Duration::from_secs(30)).await;
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            max_elements: 1_000,
+            ..Settings::default()
+        },
+    )
+    .await;
     let mut request = wide_call(1, 5_000);
     request["params"]["_meta"] = tests::wire::meta_2026(json!({}));
     let reply = http.post(&[], &request).await;
@@ -52,7 +59,14 @@ async fn over_http_a_body_past_the_element_budget_is_refused_with_its_id() {
 #[tokio::test]
 async fn over_http_an_upload_left_unfinished_is_answered_and_closed() {
     let (served, _) = server(Limits::default());
-    let http = HttpServer::start_with(served, 100_000, Duration::from_millis(300)).await;
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            body_timeout: Duration::from_millis(300),
+            ..Settings::default()
+        },
+    )
+    .await;
     let mut stream = tokio::net::TcpStream::connect(http.addr).await.unwrap();
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\

@@ -1,0 +1,180 @@
+//! [`BoundedSessions`]: rmcp's in-memory session manager with a limit on live sessions (feature
+//! `http`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use futures_util::Stream;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::RestoreOutcome;
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError,
+};
+use rmcp::transport::streamable_http_server::session::{
+    EventStore, ServerSseMessage, SessionId, SessionManager,
+};
+
+/// The default number of live Streamable HTTP sessions [`BoundedSessions`] allows: 1,000.
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+
+/// rmcp's [`LocalSessionManager`] with a limit on live sessions: past it, a client's
+/// `initialize` is refused. Give the same `Arc` to rmcp's `StreamableHttpService` and to
+/// [`HttpGuard::sessions`](super::HttpGuard::sessions), and the refusal is a JSON-RPC error
+/// (`-32029`, naming `max_sessions`) on the `initialize` request. A session ends when its client
+/// deletes it or after rmcp's idle timeout (`SessionConfig::keep_alive`, 5 minutes by default).
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_tool_runtime::transport::http::{BoundedSessions, HttpGuard};
+/// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+/// use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+///
+/// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+/// let sessions = Arc::new(BoundedSessions::new(200));
+/// let rmcp_service = StreamableHttpService::new(
+///     move || Ok(server.clone()),
+///     sessions.clone(),
+///     StreamableHttpServerConfig::default(),
+/// );
+/// let service = HttpGuard::new(rmcp_service).sessions(sessions);
+/// # drop(service);
+/// ```
+#[derive(Debug)]
+pub struct BoundedSessions {
+    inner: LocalSessionManager,
+    max_sessions: usize,
+    refused: AtomicU64,
+}
+
+impl Default for BoundedSessions {
+    fn default() -> Self {
+        BoundedSessions::new(DEFAULT_MAX_SESSIONS)
+    }
+}
+
+/// Why [`BoundedSessions`] did not do what rmcp asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoundedSessionsError {
+    /// The server has as many live sessions as it allows.
+    #[error("the server already has {0} sessions (its max_sessions); try again later")]
+    Full(usize),
+    /// What rmcp's own manager said.
+    #[error(transparent)]
+    Local(#[from] LocalSessionManagerError),
+}
+
+impl BoundedSessions {
+    /// A manager allowing `max_sessions` live sessions, with rmcp's default session settings.
+    pub fn new(max_sessions: usize) -> Self {
+        BoundedSessions::with_manager(LocalSessionManager::default(), max_sessions)
+    }
+
+    /// A manager allowing `max_sessions` live sessions of `inner` (rmcp's manager with the
+    /// session settings you chose: idle timeout, channel capacity).
+    pub fn with_manager(inner: LocalSessionManager, max_sessions: usize) -> Self {
+        BoundedSessions {
+            inner,
+            max_sessions,
+            refused: AtomicU64::new(0),
+        }
+    }
+
+    /// The number of live sessions allowed.
+    pub fn max_sessions(&self) -> usize {
+        self.max_sessions
+    }
+
+    /// The number of live sessions now.
+    pub async fn live(&self) -> usize {
+        self.inner.sessions.read().await.len()
+    }
+
+    /// How many sessions were refused since the server started.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Whether one more session would be refused now (counted as a refusal if so).
+    pub(crate) async fn refuse_another(&self) -> bool {
+        let full = self.live().await >= self.max_sessions;
+        if full {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        full
+    }
+}
+
+impl SessionManager for BoundedSessions {
+    type Error = BoundedSessionsError;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        // The guard refuses first, with a JSON-RPC error; this holds the limit without it.
+        if self.refuse_another().await {
+            return Err(BoundedSessionsError::Full(self.max_sessions));
+        }
+        Ok(self.inner.create_session().await?)
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        Ok(self.inner.initialize_session(id, message).await?)
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        Ok(self.inner.has_session(id).await?)
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        Ok(self.inner.close_session(id).await?)
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        Ok(self.inner.create_stream(id, message).await?)
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        Ok(self.inner.accept_message(id, message).await?)
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        Ok(self.inner.create_standalone_stream(id).await?)
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        Ok(self.inner.resume(id, last_event_id).await?)
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        if !self.inner.has_session(&id).await? && self.refuse_another().await {
+            return Err(BoundedSessionsError::Full(self.max_sessions));
+        }
+        Ok(self.inner.restore_session(id).await?)
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
+}

@@ -1,0 +1,59 @@
+//! Streamable HTTP sessions: the server keeps a bounded number, and the one past it gets a
+//! JSON-RPC error on its `initialize`.
+
+use mcp_tool_runtime::server::Limits;
+use serde_json::{Value, json};
+use tests::http::{HttpReply, HttpServer, Settings};
+
+use super::fixtures::*;
+
+fn initialize(id: u64) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "hostile", "version": "0"}
+        }
+    })
+}
+
+fn session_id(reply: &HttpReply) -> String {
+    reply
+        .head
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("no session id: {reply:?}"))
+}
+
+#[tokio::test]
+async fn sessions_past_the_servers_limit_are_refused_on_initialize() {
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            max_sessions: 2,
+            ..Settings::default()
+        },
+    )
+    .await;
+    let first = http.post(&[], &initialize(1)).await;
+    assert!(first.message.get("result").is_some(), "{first:?}");
+    let second = http.post(&[], &initialize(2)).await;
+    assert!(second.message.get("result").is_some(), "{second:?}");
+
+    let refused = http.post(&[], &initialize(3)).await;
+    assert_eq!(refused.status, 200, "{refused:?}");
+    assert_eq!(refused.message["id"], 3, "{refused:?}");
+    assert_limit(&refused.message, "max_sessions", 2);
+
+    // A session that ends makes room.
+    let deleted = http.delete(&session_id(&first)).await;
+    assert!(deleted.status < 300, "{deleted:?}");
+    let again = http.post(&[], &initialize(4)).await;
+    assert!(again.message.get("result").is_some(), "{again:?}");
+}
