@@ -95,37 +95,32 @@ impl Seal {
         *write(&self.ttl) = ttl;
     }
 
-    /// The answers a 2026-07-28 call bound by `binding` may use: those sealed in its
-    /// `requestState` (refused if the seal does not verify for this call or has expired), and of
-    /// its `inputResponses` those answering a question the state says was asked (each an object,
-    /// the client's result). Answers to questions never asked are ignored, as MCP says, and
-    /// cannot replace sealed ones.
+    /// The answers a 2026-07-28 call bound by `binding` may use. With a `requestState`: those
+    /// sealed in it (refused if the seal does not verify for this call or has expired), and of
+    /// the `inputResponses` those answering a question the state says was asked; answers to
+    /// other keys are ignored, as MCP says, and cannot replace sealed ones. Without one, the
+    /// `inputResponses` as the client gave them: an answer is used only if the tool asks its key
+    /// in this call (the conformance suite's `input-required-result-ignore-extra-params`). Each
+    /// answer must be an object, the client's result.
     pub(crate) fn open(
         &self,
         binding: &Binding,
         input_responses: Option<InputResponses>,
         request_state: Option<String>,
     ) -> Result<Input, ErrorData> {
-        let Some(state) = request_state else {
-            return Ok(Input::default());
-        };
-        let saved: SavedState = read(&self.codec)
-            .open_json_with(&state, &binding.0)
-            .map_err(|e| {
-                let why = match e {
-                    RequestStateError::Expired => format!(
-                        "the `requestState` has expired (it may be answered for {:?})",
-                        *read(&self.ttl)
-                    ),
-                    _ => "the `requestState` does not verify for this call: it was changed, or \
-                          it was issued for other arguments, another tool or another caller"
-                        .to_owned(),
-                };
-                ErrorData::invalid_params(format!("{why}; call the tool again without it"), None)
-            })?;
-        let SavedState { mut answers, asked } = saved;
         let mut responses = input_responses.unwrap_or_default();
-        for key in asked {
+        let (mut answers, asked) = match request_state {
+            None => (Map::new(), None),
+            Some(state) => {
+                let saved = self.verify(binding, &state)?;
+                (saved.answers, Some(saved.asked))
+            }
+        };
+        let keys: Vec<String> = match asked {
+            Some(asked) => asked,
+            None => responses.keys().cloned().collect(),
+        };
+        for key in keys {
             let Some(answer) = responses.remove(&key) else {
                 continue;
             };
@@ -145,6 +140,25 @@ impl Seal {
             answers,
             ..Input::default()
         })
+    }
+
+    /// The state sealed in `state`, if it verifies for the call bound by `binding` and has not
+    /// expired.
+    fn verify(&self, binding: &Binding, state: &str) -> Result<SavedState, ErrorData> {
+        read(&self.codec)
+            .open_json_with(state, &binding.0)
+            .map_err(|e| {
+                let why = match e {
+                    RequestStateError::Expired => format!(
+                        "the `requestState` has expired (it may be answered for {:?})",
+                        *read(&self.ttl)
+                    ),
+                    _ => "the `requestState` does not verify for this call: it was changed, or \
+                          it was issued for other arguments, another tool or another caller"
+                        .to_owned(),
+                };
+                ErrorData::invalid_params(format!("{why}; call the tool again without it"), None)
+            })
     }
 
     /// The input-required result for a call bound by `binding` waiting on client requests.

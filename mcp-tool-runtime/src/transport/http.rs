@@ -95,7 +95,7 @@ impl<S> HttpGuard<S> {
     }
 
     /// The most JSON elements (values and keys) a body may hold
-    /// ([`DEFAULT_MAX_ELEMENTS`](super::DEFAULT_MAX_ELEMENTS) unless set): each body is counted,
+    /// ([`DEFAULT_MAX_ELEMENTS`] unless set): each body is counted,
     /// without being built, before rmcp parses it, and one over the budget is answered with
     /// `-32600` naming the limit. This bounds the memory a body takes once parsed.
     pub fn max_elements(mut self, limit: usize) -> Self {

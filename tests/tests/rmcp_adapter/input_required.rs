@@ -152,19 +152,23 @@ async fn a_request_state_answers_only_the_call_that_asked() {
 }
 
 #[tokio::test]
-async fn answers_to_questions_never_asked_are_ignored_and_cannot_replace_sealed_ones() {
+async fn answers_to_keys_not_asked_are_ignored_and_cannot_replace_sealed_ones() {
     let mut session = Session::open(input_server().await, 1 << 20, None).await;
-    // `inputResponses` alone answer nothing: the tool asks its question.
-    let unasked = session
+    // Without a `requestState`, `inputResponses` answer only what the tool asks in this call
+    // (as the conformance suite expects); other keys are ignored.
+    let mut responses = confirmed();
+    responses["unasked"] = json!({"action": "accept", "content": {"yes": false}});
+    let unstated = session
         .request(remind_call(
             1,
             "INV-1",
-            json!({"inputResponses": confirmed()}),
+            json!({"inputResponses": responses}),
         ))
         .await;
     assert_eq!(
-        unasked["result"]["resultType"], "input_required",
-        "{unasked}"
+        unstated["result"]["structuredContent"],
+        json!({"result": "reminded INV-1"}),
+        "{unstated}"
     );
 
     // A key the tool never asked, beside the one it did, is ignored.
