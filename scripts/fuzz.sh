@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs both fuzz targets (cargo-fuzz, libFuzzer, on the stable toolchain with `-s none`: the
+# Runs every fuzz target (cargo-fuzz, libFuzzer, on the stable toolchain with `-s none`: the
 # sanitizers need nightly, the coverage instrumentation does not) for SECONDS each (default 30),
 # from the committed seeds, and prints the executions each made. Installs cargo-fuzz if missing.
 #   scripts/fuzz.sh [SECONDS]
@@ -11,7 +11,7 @@ if ! cargo fuzz --version 2>/dev/null | grep -q "0.13.2"; then
 fi
 cd fuzz
 cargo fuzz build -s none
-for target in jsonrpc_line tool_arguments; do
+for target in jsonrpc_line tool_arguments request_state; do
   mkdir -p "corpus/$target"
   log=$(mktemp)
   cargo fuzz run -s none "$target" "corpus/$target" "seeds/$target" -- -max_total_time="$seconds" 2>"$log" || {
