@@ -586,3 +586,68 @@ fn a_request_head_left_unfinished_is_closed_at_the_header_deadline() {
     );
     println!("closed after {waited:?}");
 }
+
+/// Ten calls waiting on the client (each asks the user to confirm), each carrying 3 MiB of
+/// `_meta` (the example reads messages up to 4 MiB): the call keeps its `_meta` once, moved to the tool when it reads the request, so the
+/// server's peak memory grows by about the bytes sent, well under twice them.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "builds and runs the example servers: run scripts/test.sh (or cargo test -- --include-ignored)"]
+fn waiting_calls_hold_their_meta_once() {
+    use std::io::Write;
+
+    let mut child = Command::new(binaries().join("invoices"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |message: serde_json::Value| {
+        let mut line = serde_json::to_vec(&message).unwrap();
+        line.push(b'\n');
+        stdin.write_all(&line).unwrap();
+        line.len()
+    };
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "meta", "version": "0"}}}),
+    );
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let before = peak_rss(child.id());
+    let big = "m".repeat(3 << 20);
+    let mut sent = 0;
+    for id in 1..=10 {
+        sent += send(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "send_reminder", "arguments": {"number": "INV-1"},
+                       "_meta": {"note": big}}}),
+        );
+    }
+    // Each call asks the user, and waits: its `_meta` is held.
+    let mut asked = 0;
+    while asked < 10 {
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        assert!(!line.contains("\"error\""), "{line}");
+        if line.contains("elicitation/create") {
+            asked += 1;
+        }
+    }
+    let grown = peak_rss(child.id()).saturating_sub(before);
+    let _ = child.kill();
+    let _ = child.wait();
+    println!(
+        "meta: {} MiB sent in 10 waiting calls, peak memory grew {} MiB",
+        sent >> 20,
+        grown >> 20
+    );
+    assert!(
+        grown < 2 * sent as u64,
+        "grew {grown} bytes for {sent} sent"
+    );
+}

@@ -48,11 +48,7 @@ pub(crate) async fn serve_call(
         None => None,
     };
     let ct = context.ct.clone();
-    let live = Live {
-        context,
-        shared: shared.clone(),
-        input: input.clone(),
-    };
+    let live = Live::new(context, shared.clone(), input.clone());
     let tool_context = ToolContext::new(Box::new(live));
     let call = snapshot
         .toolbox

@@ -2,13 +2,13 @@
 //! client's peer; client requests too (protocol 2025-x) or into an input-required result
 //! (2026-07-28).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use futures_util::future::BoxFuture;
 use rmcp::RoleServer;
 use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam};
 use rmcp::service::RequestContext;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::input::{Input, invalid_request};
 use super::levels::level_of;
@@ -17,16 +17,53 @@ use super::shared::Shared;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
 };
+use crate::sync::lock;
 
 pub(crate) struct Live {
-    pub(crate) context: RequestContext<RoleServer>,
+    /// The request's context. Its `_meta` has been moved into `meta`: a call keeps one copy.
+    context: RequestContext<RoleServer>,
     /// The server's: the session's log level, the limits on client requests.
-    pub(crate) shared: Arc<Shared>,
+    shared: Arc<Shared>,
     /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
-    pub(crate) input: Option<Arc<Input>>,
+    input: Option<Arc<Input>>,
+    /// The request's `_meta`, moved out of the context, until the tool first reads the request.
+    meta: Mutex<Option<Map<String, Value>>>,
+    /// What the context's `_meta` (or, for a 2025 session, its handshake) says, read before
+    /// `_meta` was moved.
+    protocol_version: Option<String>,
+    client_capabilities: Option<Map<String, Value>>,
+    log_level: Option<LogLevel>,
 }
 
 impl Live {
+    /// The channel for a call of `context`: what the call needs of its `_meta` is read, and the
+    /// `_meta` itself is moved out (never copied), so a waiting call holds it once.
+    pub(crate) fn new(
+        mut context: RequestContext<RoleServer>,
+        shared: Arc<Shared>,
+        input: Option<Arc<Input>>,
+    ) -> Live {
+        let object = |value: serde_json::Result<Value>| match value {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        };
+        let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
+        let client_capabilities = context
+            .client_capabilities()
+            .and_then(|c| object(serde_json::to_value(c)));
+        let log_level = context.meta.log_level().map(level_of);
+        let meta = std::mem::take(&mut context.meta.0.0);
+        Live {
+            context,
+            shared,
+            input,
+            meta: Mutex::new(Some(meta)),
+            protocol_version,
+            client_capabilities,
+            log_level,
+        }
+    }
+
     /// Sends a client request on the session (protocol 2025-x) and waits for the answer, within
     /// the server's limits on waiting client requests and on how long they wait.
     async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
@@ -73,18 +110,12 @@ fn failed(e: impl std::fmt::Display) -> ClientRequestError {
 
 impl Channel for Live {
     fn request_info(&self) -> RequestInfo {
-        let context = &self.context;
-        let object = |value: serde_json::Result<Value>| match value {
-            Ok(Value::Object(map)) => Some(map),
-            _ => None,
-        };
         RequestInfo {
-            id: serde_json::to_value(&context.id).ok(),
-            meta: object(serde_json::to_value(&context.meta)).unwrap_or_default(),
-            protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
-            client_capabilities: context
-                .client_capabilities()
-                .and_then(|c| object(serde_json::to_value(c))),
+            id: serde_json::to_value(&self.context.id).ok(),
+            // Read once (the context caches it): the `_meta` moves to the tool.
+            meta: lock(&self.meta).take().unwrap_or_default(),
+            protocol_version: self.protocol_version.clone(),
+            client_capabilities: self.client_capabilities.clone(),
         }
     }
 
@@ -109,10 +140,7 @@ impl Channel for Live {
     /// The request's own `io.modelcontextprotocol/logLevel` (2026-07-28), else the session's
     /// `logging/setLevel`.
     fn min_level(&self) -> Option<LogLevel> {
-        self.context
-            .meta
-            .log_level()
-            .map(level_of)
+        self.log_level
             .or_else(|| self.shared.log_levels.get(&self.context.peer))
     }
 
