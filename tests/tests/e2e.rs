@@ -651,3 +651,71 @@ fn waiting_calls_hold_their_meta_once() {
         "grew {grown} bytes for {sent} sent"
     );
 }
+
+/// A session that fills its quota of calls in flight (256 calls of a tool that never returns)
+/// and then asks for more: each one more is refused with `-32029`, and the memory the full quota
+/// holds is printed.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "builds and runs the example servers: run scripts/test.sh (or cargo test -- --include-ignored)"]
+fn a_full_quota_of_calls_holds_little_memory_and_the_next_is_refused() {
+    use std::io::Write;
+
+    let mut child = Command::new(binaries().join("reliability"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |message: serde_json::Value| {
+        let mut line = serde_json::to_vec(&message).unwrap();
+        line.push(b'\n');
+        stdin.write_all(&line).unwrap();
+    };
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "quota", "version": "0"}}}),
+    );
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let before = peak_rss(child.id());
+    let call = |id: u64| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "never_returns", "arguments": {}}})
+    };
+    for id in 1..=256 {
+        send(call(id));
+    }
+    // The calls are running once a ping sent after them is answered and one more is refused.
+    let mut refused = 0;
+    let mut id = 1000;
+    while refused == 0 {
+        id += 1;
+        send(call(id));
+        loop {
+            line.clear();
+            stdout.read_line(&mut line).unwrap();
+            let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if answer["id"] == id {
+                if answer["error"]["code"] == -32029 {
+                    refused += 1;
+                }
+                break;
+            }
+        }
+        assert!(id < 1100, "the 257th call was never refused");
+    }
+    let grown = peak_rss(child.id()).saturating_sub(before);
+    let _ = child.kill();
+    let _ = child.wait();
+    println!(
+        "quota: 256 calls in flight on one session, peak memory grew {} KiB ({} B a call)",
+        grown >> 10,
+        grown / 256
+    );
+    assert!(grown < 16 << 20, "grew {grown} bytes");
+}
