@@ -10,7 +10,8 @@ At each protocol version (2026-07-28, 2025-11-25, 2025-06-18), over stdio:
 - elicitation and sampling: `send_reminder` asks the user through the elicitation callback and
   the model through the sampling callback, and its result carries both answers (at 2026-07-28
   through input-required results, which the SDK answers with the same callbacks);
-- a client without the elicitation capability gets an `isError` naming it.
+- a client without the elicitation capability gets an `isError` naming it (before 2026-07-28) or
+  the spec's -32021 naming it (2026-07-28).
 
 Prints one line per check and `N passed, 0 failed` at the end; exits non-zero on any failure.
 """
@@ -19,6 +20,7 @@ import sys
 
 import anyio
 from mcp import types
+from mcp.shared.exceptions import MCPError
 
 from checks import attempt, check, finish
 from stdio_session import VERSIONS, connect
@@ -158,12 +160,23 @@ async def elicitation_and_sampling(server, version):
         )
 
     async with connect(server, version) as client:
-        result = await client.call_tool("send_reminder", {"number": "INV-1"})
-        text = " ".join(getattr(b, "text", "") for b in result.content)
-        check(
-            result.is_error and "did not declare the `elicitation` capability" in text,
-            f"[{version}] without the elicitation capability: isError naming it ({text})",
-        )
+        if version == "2026-07-28":
+            # The spec's MissingRequiredClientCapabilityError, naming the capability.
+            try:
+                await client.call_tool("send_reminder", {"number": "INV-1"})
+                check(False, f"[{version}] without the elicitation capability: -32021")
+            except MCPError as error:
+                check(
+                    error.code == -32021 and error.data == {"requiredCapabilities": {"elicitation": {}}},
+                    f"[{version}] without the elicitation capability: -32021 naming it ({error.code} {error.data})",
+                )
+        else:
+            result = await client.call_tool("send_reminder", {"number": "INV-1"})
+            text = " ".join(getattr(b, "text", "") for b in result.content)
+            check(
+                result.is_error and "did not declare the `elicitation` capability" in text,
+                f"[{version}] without the elicitation capability: isError naming it ({text})",
+            )
 
 
 async def main():

@@ -5,7 +5,7 @@ use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::LogLevel;
-use super::client::{ClientRequest, ClientRequestError};
+use super::client::{Capability, ClientRequest, ClientRequestError};
 
 /// What the request being served says about itself.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +32,15 @@ pub(crate) trait Channel: Send + Sync {
     /// The least severe level the client wants, `None` (the default) for every level.
     fn min_level(&self) -> Option<LogLevel> {
         None
+    }
+    /// Whether the client wants log lines at all (a 2026-07-28 request wants none unless it
+    /// names a level).
+    fn wants_logs(&self) -> bool {
+        true
+    }
+    /// The tool was refused a request because the client did not declare `capability`.
+    fn not_supported(&self, capability: Capability) {
+        let _ = capability;
     }
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()>;
     fn request(

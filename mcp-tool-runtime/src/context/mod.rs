@@ -294,11 +294,13 @@ impl ToolContext {
             .await;
     }
 
-    /// Sends a log line (`notifications/message`) at `level`, if the client wants that level
-    /// (`logging/setLevel`, or the request's `io.modelcontextprotocol/logLevel`); until the client
-    /// sets one, every level is sent. `data` is any JSON value, a message string in practice.
+    /// Sends a log line (`notifications/message`) at `level`, if the client wants that level:
+    /// at 2026-07-28, only when the request names a level (`io.modelcontextprotocol/logLevel`),
+    /// as the spec requires; at 2025-x, the session's `logging/setLevel`, and until the client
+    /// sets one, every level. `data` is any JSON value, a message string in practice.
     pub async fn log(&self, level: LogLevel, data: impl Serialize) {
         if self.finished()
+            || !self.shared.channel.wants_logs()
             || self
                 .shared
                 .channel
@@ -324,6 +326,7 @@ impl ToolContext {
 
     async fn ask(&self, key: &str, request: ClientRequest) -> Result<Value, ClientRequestError> {
         if self.client_supports(request.capability) == Some(false) {
+            self.shared.channel.not_supported(request.capability);
             return Err(ClientRequestError::NotSupported(request.capability));
         }
         self.shared.channel.request(key.to_owned(), request).await

@@ -16,7 +16,7 @@ use super::input::Binding;
 use super::live::Live;
 use super::shared::Shared;
 use super::version::is_2026_07_28;
-use crate::context::ToolContext;
+use crate::context::{Capability, ToolContext};
 use crate::message::describe;
 use crate::toolbox::UnknownTool;
 
@@ -76,9 +76,35 @@ pub(crate) async fn serve_call(
         }
     };
     match outcome {
+        // At 2026-07-28 a call that failed after the tool was refused a request for want of a
+        // capability the client did not declare is answered as the spec asks: -32021, naming it.
+        Ok(result)
+            if result.is_error
+                && let Some(missing) = input.as_ref().and_then(|i| i.missing()) =>
+        {
+            Err(missing_capability(missing))
+        }
         Ok(result) => Ok(to_rmcp_result(result).into()),
         Err(unknown) => Err(unknown_tool(unknown)),
     }
+}
+
+/// JSON-RPC -32021 (MissingRequiredClientCapability, HTTP 400 over Streamable HTTP), with
+/// `data.requiredCapabilities` naming `capability`.
+fn missing_capability(capability: Capability) -> ErrorData {
+    let mut required = serde_json::Map::new();
+    required.insert(
+        capability.name().to_owned(),
+        Value::Object(Default::default()),
+    );
+    ErrorData::new(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!(
+            "the tool needs the client's `{}` capability, which the request did not declare",
+            capability.name()
+        ),
+        Some(serde_json::json!({ "requiredCapabilities": required })),
+    )
 }
 
 /// Who is calling, for binding a `requestState` to its caller: the credential the HTTP request

@@ -195,9 +195,21 @@ pub(crate) struct Input {
     pending: Mutex<Vec<(String, InputRequest)>>,
     /// Woken when the tool waits on a request.
     pub(crate) waiting: tokio::sync::Notify,
+    /// A capability the tool needed and the client did not declare.
+    missing: Mutex<Option<Capability>>,
 }
 
 impl Input {
+    /// The tool was refused a request for want of `capability`.
+    pub(crate) fn not_supported(&self, capability: Capability) {
+        lock(&self.missing).get_or_insert(capability);
+    }
+
+    /// The capability the tool needed and the client did not declare, if any.
+    pub(crate) fn missing(&self) -> Option<Capability> {
+        *lock(&self.missing)
+    }
+
     /// The tool asks `request` under `key`: the answer if the client gave one, else the request
     /// joins the input-required result and the answer never comes in this round (the server
     /// answers with the result and drops the tool's future; the tool runs again when the client

@@ -144,6 +144,18 @@ impl Channel for Live {
             .or_else(|| self.shared.log_levels.get(&self.context.peer))
     }
 
+    /// At 2026-07-28 (a call with input), only a request that names a level wants log lines.
+    fn wants_logs(&self) -> bool {
+        self.input.is_none() || self.log_level.is_some()
+    }
+
+    /// At 2026-07-28 the call remembers it: if the tool then fails, the answer is `-32021`.
+    fn not_supported(&self, capability: Capability) {
+        if let Some(input) = &self.input {
+            input.not_supported(capability);
+        }
+    }
+
     fn log(&self, level: LogLevel, data: Value) -> BoxFuture<'_, ()> {
         let params = serde_json::from_value::<LoggingMessageNotificationParam>(
             serde_json::json!({"level": level, "data": data}),

@@ -10,3 +10,4 @@ mod convert;
 mod fixtures;
 mod input_required;
 mod malformed;
+mod version_2026;
