@@ -73,7 +73,7 @@ fn check_name(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
     let (name, span) = attr.tool_name(&f.item.sig.ident);
     let problem = if name.is_empty() {
         Some("the tool name is empty".to_owned())
-    } else if name.chars().count() > 64 {
+    } else if name.chars().count() > 128 {
         Some(format!(
             "the tool name `{name}` is {} characters long",
             name.chars().count()
@@ -87,7 +87,7 @@ fn check_name(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
         cx.error_at(
             span,
             format!(
-                "{problem}; MCP clients accept 1 to 64 characters of A-Z a-z 0-9 _ - . \
+                "{problem}; MCP clients accept 1 to 128 characters of A-Z a-z 0-9 _ - . \
                  (set one with `name = \"...\"`)"
             ),
         );

@@ -73,7 +73,7 @@ pub struct ToolAnnotations {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolDefinition {
-    /// The tool's name: 1 to 64 characters of `A-Za-z0-9_.-`.
+    /// The tool's name: 1 to 128 characters of `A-Za-z0-9_.-`.
     pub name: Cow<'static, str>,
     /// A human-readable title.
     #[serde(default, skip_serializing_if = "Option::is_none")]

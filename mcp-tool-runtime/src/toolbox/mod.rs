@@ -65,7 +65,9 @@ pub enum RegistrationError {
     )]
     DuplicateName(String),
     /// A name MCP clients reject.
-    #[error("tool name `{name}` is invalid: {reason}; use 1 to 64 characters of A-Z a-z 0-9 _ - .")]
+    #[error(
+        "tool name `{name}` is invalid: {reason}; use 1 to 128 characters of A-Z a-z 0-9 _ - ."
+    )]
     InvalidName {
         /// The name.
         name: String,
