@@ -79,10 +79,11 @@ pub enum ClientRequestError {
     /// `server::Limits`, feature `rmcp`).
     #[error("the client did not answer within {0:?}")]
     TimedOut(std::time::Duration),
-    /// The session already has as many requests waiting on the client as the server allows
-    /// (`max_client_requests_per_session`, a setting of `server::Limits`, feature `rmcp`).
+    /// The session (`max_client_requests_per_session`) or the server (`max_client_requests`)
+    /// already has as many requests waiting on clients as it allows (settings of
+    /// `server::Limits`, feature `rmcp`).
     #[error(
-        "the client already has {0} requests from this server waiting; try again when it answers one"
+        "{0} requests from this server are already waiting on clients (its limit); try again when one is answered"
     )]
     TooMany(usize),
 }

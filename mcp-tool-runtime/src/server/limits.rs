@@ -46,6 +46,10 @@ pub struct Limits {
     /// client at once; one more fails in the tool with
     /// [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany). Default 16.
     pub max_client_requests_per_session: usize,
+    /// Client requests the whole server may have waiting on clients at once; one more fails in
+    /// the tool with [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany).
+    /// Default 1,024.
+    pub max_client_requests: usize,
     /// `subscriptions/listen` streams (MCP 2026-07-28) the whole server keeps open at once;
     /// one more is refused with a JSON-RPC error. Default 1,024.
     pub max_listen_streams: usize,
@@ -67,6 +71,7 @@ impl Default for Limits {
             max_calls_per_session: 256,
             max_calls: 4096,
             max_client_requests_per_session: 16,
+            max_client_requests: 1024,
             max_listen_streams: 1024,
         }
     }
@@ -102,6 +107,7 @@ impl Limits {
                 "max_client_requests_per_session",
                 self.max_client_requests_per_session == 0,
             ),
+            ("max_client_requests", self.max_client_requests == 0),
             ("max_listen_streams", self.max_listen_streams == 0),
         ] {
             if zero {

@@ -68,14 +68,15 @@ impl Live {
     /// the server's limits on waiting client requests and on how long they wait.
     async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
         let limits = self.shared.limits();
-        let per_session = limits.max_client_requests_per_session;
-        let Some(_slot) = self
+        let _slot = self
             .shared
             .quotas
-            .client_request(&self.context.peer, per_session)
-        else {
-            return Err(ClientRequestError::TooMany(per_session));
-        };
+            .client_request(
+                &self.context.peer,
+                limits.max_client_requests_per_session,
+                limits.max_client_requests,
+            )
+            .map_err(ClientRequestError::TooMany)?;
         let timeout = limits.client_request_timeout;
         match tokio::time::timeout(timeout, self.ask(request)).await {
             Ok(answer) => answer,

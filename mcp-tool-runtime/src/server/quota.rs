@@ -33,6 +33,8 @@ pub struct Refusals {
     pub calls: u64,
     /// Client requests refused at `max_client_requests_per_session`.
     pub client_requests_per_session: u64,
+    /// Client requests refused at `max_client_requests`.
+    pub client_requests: u64,
     /// Client requests that got no answer within `client_request_timeout`.
     pub client_requests_timed_out: u64,
     /// `subscriptions/listen` streams refused at `max_listen_streams`.
@@ -46,6 +48,7 @@ pub struct Refusals {
 #[derive(Default)]
 pub(crate) struct Quotas {
     calls: AtomicUsize,
+    client_requests: AtomicUsize,
     /// Per session: calls running and client requests waiting, keyed by the session's identity.
     sessions: Mutex<HashMap<usize, Held>>,
     listen_streams: AtomicUsize,
@@ -69,6 +72,7 @@ pub(crate) struct Counters {
     calls_per_session: AtomicU64,
     calls: AtomicU64,
     client_requests_per_session: AtomicU64,
+    client_requests: AtomicU64,
     pub(crate) client_requests_timed_out: AtomicU64,
     listen_streams: AtomicU64,
     pub(crate) notices_dropped: AtomicU64,
@@ -81,6 +85,7 @@ impl Counters {
             calls_per_session: get(&self.calls_per_session),
             calls: get(&self.calls),
             client_requests_per_session: get(&self.client_requests_per_session),
+            client_requests: get(&self.client_requests),
             client_requests_timed_out: get(&self.client_requests_timed_out),
             listen_streams: get(&self.listen_streams),
             notices_dropped: get(&self.notices_dropped),
@@ -153,30 +158,36 @@ impl Quotas {
         Ok(slot)
     }
 
-    /// A client request waiting on `peer`'s session: held until the guard drops, or `None` when
-    /// the session is at its limit (counted).
+    /// A client request waiting on `peer`'s session: held until the guard drops, or the limit
+    /// that refused it (counted) when the session or the server is at its limit.
     pub(crate) fn client_request(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
         per_session: usize,
-    ) -> Option<ClientRequestSlot> {
+        total: usize,
+    ) -> Result<ClientRequestSlot, usize> {
+        if self.client_requests.fetch_add(1, Ordering::AcqRel) >= total {
+            self.client_requests.fetch_sub(1, Ordering::AcqRel);
+            count(&self.refused.client_requests);
+            return Err(total);
+        }
+        let mut slot = ClientRequestSlot {
+            quotas: self.clone(),
+            session: None,
+        };
         let Some(key) = session_of(peer) else {
-            return Some(ClientRequestSlot {
-                quotas: self.clone(),
-                session: None,
-            });
+            return Ok(slot);
         };
         let mut sessions = lock(&self.sessions);
         let held = sessions.entry(key).or_default();
         if held.client_requests >= per_session {
+            drop(sessions);
             count(&self.refused.client_requests_per_session);
-            return None;
+            return Err(per_session);
         }
         held.client_requests += 1;
-        Some(ClientRequestSlot {
-            quotas: self.clone(),
-            session: Some(key),
-        })
+        slot.session = Some(key);
+        Ok(slot)
     }
 
     /// A `subscriptions/listen` stream opening: held until the guard drops, or refused at
@@ -231,6 +242,7 @@ pub(crate) struct ClientRequestSlot {
 
 impl Drop for ClientRequestSlot {
     fn drop(&mut self) {
+        self.quotas.client_requests.fetch_sub(1, Ordering::AcqRel);
         self.quotas.release(self.session, |held| {
             held.client_requests = held.client_requests.saturating_sub(1);
         });

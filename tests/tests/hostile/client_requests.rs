@@ -47,7 +47,7 @@ async fn a_session_has_a_bounded_number_of_client_requests_waiting() {
     let refused = session.request(call(2, "ask", json!({}))).await;
     assert_eq!(refused["result"]["isError"], true, "{refused}");
     assert!(
-        text(&refused).contains("already has 1 requests from this server waiting"),
+        text(&refused).contains("1 requests from this server are already waiting on clients"),
         "{refused}"
     );
     assert_eq!(served.refusals().client_requests_per_session, 1);
@@ -63,4 +63,23 @@ async fn a_session_has_a_bounded_number_of_client_requests_waiting() {
     );
     session.send(call(3, "ask", json!({}))).await;
     assert_eq!(session.next().await["method"], "elicitation/create");
+}
+
+#[tokio::test]
+async fn the_server_has_a_bounded_number_of_client_requests_waiting() {
+    let mut limits = Limits::default();
+    limits.max_client_requests = 1;
+    let (served, _) = server(limits);
+    let mut first = Session::open(served.clone(), 1 << 20, Some(json!({"elicitation": {}}))).await;
+    first.send(call(1, "ask", json!({}))).await;
+    assert_eq!(first.next().await["method"], "elicitation/create");
+    // Another session's question finds the server's quota used.
+    let mut second = Session::open(served.clone(), 1 << 20, Some(json!({"elicitation": {}}))).await;
+    let refused = second.request(call(1, "ask", json!({}))).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(
+        text(&refused).contains("1 requests from this server are already waiting on clients"),
+        "{refused}"
+    );
+    assert_eq!(served.refusals().client_requests, 1);
 }
