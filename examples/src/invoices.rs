@@ -144,7 +144,8 @@ pub struct InvoiceSummary {
     include_output_schema,
     include_structured_content,
     allow_none,
-    annotations(read_only)
+    annotations(read_only),
+    icons("data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=")
 )]
 pub async fn get_invoice(#[state] store: &Store, number: String) -> Option<Invoice> {
     store.get(&number).ok()

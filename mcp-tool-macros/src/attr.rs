@@ -3,6 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Token};
 
@@ -86,6 +87,8 @@ pub struct ToolAttr {
     /// `mime_type` without a media kind).
     pub content_written: bool,
     pub mime_type: Option<LitStr>,
+    /// `icons("https://...", "data:...")`: each an icon's `src`.
+    pub icons: Vec<LitStr>,
     pub krate: Option<syn::Path>,
 }
 
@@ -129,6 +132,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
                 attr.content = content(cx, &meta)?;
             }
             MIME_TYPE => attr.mime_type = string(cx, &meta, MIME_TYPE)?,
+            ICONS => attr.icons = icons(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
                     attr.krate = Some(meta.value()?.parse()?);
@@ -232,6 +236,58 @@ fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<O
         ),
     );
     Ok(None)
+}
+
+/// `icons("https://...", ...)`: string literals, each an `https:` URL or a `data:` URI (what
+/// clients accept, SEP-973); each mistake is reported at its token.
+fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    const EXAMPLE: &str = "icons(\"https://example.com/tool.svg\")";
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`icons` takes a list of URIs: `{EXAMPLE}`"),
+        );
+        skip_value(meta)?;
+        return Ok(Vec::new());
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let list = Punctuated::<Expr, Token![,]>::parse_terminated(&content)?;
+    if list.is_empty() {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`icons` needs at least one URI: `{EXAMPLE}`, or leave `icons` out"),
+        );
+    }
+    let mut sources = Vec::new();
+    for expr in list {
+        match expr {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(src), ..
+            }) => {
+                let value = src.value();
+                if value.starts_with("https://") || value.starts_with("data:") {
+                    sources.push(src);
+                } else {
+                    cx.error_spanned_by(
+                        &src,
+                        format!(
+                            "an icon's `src` must be an `https:` URL or a `data:` URI, which is what MCP clients \
+                             show (SEP-973); found `{value}`"
+                        ),
+                    );
+                }
+            }
+            other => cx.error_spanned_by(
+                &other,
+                format!(
+                    "`icons` takes string literals, found {}; write `{EXAMPLE}`",
+                    describe_expr(&other)
+                ),
+            ),
+        }
+    }
+    Ok(sources)
 }
 
 fn content(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(Kind, Span)>> {

@@ -154,6 +154,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
         Kind::Blocks => quote!(Blocks),
     };
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
+    let icons = &attr.icons;
     let input_schema = input_schema(krate, f);
     let output_schema = output_schema(krate, attr, f);
     let states = f.params.iter().filter_map(|p| match &p.role {
@@ -166,6 +167,9 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             title: #title,
             description: #description,
             annotations: #annotations,
+            icons: #krate::__private::std::vec![
+                #(#krate::tool::Icon::new(#icons)),*
+            ],
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

@@ -9,6 +9,7 @@ pub const ALLOW_NONE: &str = "allow_none";
 pub const ANNOTATIONS: &str = "annotations";
 pub const CONTENT: &str = "content";
 pub const MIME_TYPE: &str = "mime_type";
+pub const ICONS: &str = "icons";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -22,6 +23,7 @@ pub const TOOL_KEYS: &[&str] = &[
     ANNOTATIONS,
     CONTENT,
     MIME_TYPE,
+    ICONS,
     CRATE,
 ];
 

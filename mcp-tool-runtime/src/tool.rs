@@ -64,6 +64,7 @@ pub struct ToolAnnotations {
 ///     input_schema: Arc::new(serde_json::from_str(r#"{"type":"object"}"#).unwrap()),
 ///     output_schema: None,
 ///     annotations: None,
+///     icons: Vec::new(),
 ///     meta: Default::default(),
 /// };
 /// assert_eq!(
@@ -94,9 +95,84 @@ pub struct ToolDefinition {
     /// Hints about the tool's behaviour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
+    /// Icons a client may show for the tool (SEP-973, since 2025-11-25). Omitted when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
     /// Metadata. Omitted when empty.
     #[serde(rename = "_meta", default, skip_serializing_if = "Map::is_empty")]
     pub meta: Map<String, Value>,
+}
+
+/// An icon a client may show for a tool (SEP-973): its `src` (an `https:` URL or a `data:` URI),
+/// and optionally its MIME type, sizes (`"48x48"`, `"any"`) and theme.
+///
+/// ```
+/// use mcp_tool_runtime::tool::{Icon, IconTheme};
+///
+/// let icon = Icon::new("https://example.com/invoice.svg")
+///     .mime_type("image/svg+xml")
+///     .sizes(["any"])
+///     .theme(IconTheme::Light);
+/// assert_eq!(
+///     serde_json::to_value(&icon).unwrap(),
+///     serde_json::json!({"src": "https://example.com/invoice.svg", "mimeType": "image/svg+xml",
+///                        "sizes": ["any"], "theme": "light"})
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// Where the icon is: an `https:` URL or a `data:` URI.
+    pub src: Cow<'static, str>,
+    /// Its MIME type, when the server's is missing or too generic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<Cow<'static, str>>,
+    /// The sizes it is drawn for, `WxH` or `any`. Omitted when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<Cow<'static, str>>,
+    /// The theme it is drawn for; any theme when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<IconTheme>,
+}
+
+/// The theme an [`Icon`] is drawn for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IconTheme {
+    /// For light backgrounds.
+    Light,
+    /// For dark backgrounds.
+    Dark,
+}
+
+impl Icon {
+    /// An icon at `src`, an `https:` URL or a `data:` URI.
+    pub fn new(src: impl Into<Cow<'static, str>>) -> Self {
+        Icon {
+            src: src.into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }
+    }
+
+    /// Its MIME type.
+    pub fn mime_type(mut self, mime_type: impl Into<Cow<'static, str>>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// The sizes it is drawn for.
+    pub fn sizes<S: Into<Cow<'static, str>>>(mut self, sizes: impl IntoIterator<Item = S>) -> Self {
+        self.sizes = sizes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The theme it is drawn for.
+    pub fn theme(mut self, theme: IconTheme) -> Self {
+        self.theme = Some(theme);
+        self
+    }
 }
 
 /// A state type a tool needs from its toolbox.
@@ -147,6 +223,8 @@ pub struct ToolDeclaration {
     pub description: Option<Cow<'static, str>>,
     /// Behaviour hints.
     pub annotations: Option<ToolAnnotations>,
+    /// Icons a client may show for the tool.
+    pub icons: Vec<Icon>,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -174,6 +252,7 @@ impl ToolDeclaration {
             title: None,
             description: None,
             annotations: None,
+            icons: Vec::new(),
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,
@@ -186,6 +265,12 @@ impl ToolDeclaration {
     /// Sets [`description`](Self::description).
     pub fn description(mut self, text: impl Into<Cow<'static, str>>) -> Self {
         self.description = Some(text.into());
+        self
+    }
+
+    /// Adds an icon a client may show for the tool.
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.icons.push(icon);
         self
     }
 

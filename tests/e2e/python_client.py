@@ -71,6 +71,11 @@ async def run_version(server, version, checks):
                 tool.input_schema.get("additionalProperties") is False,
                 f"[{version}] {name} inputSchema refuses unknown arguments",
             )
+        icons = tools["get_invoice"].icons or []
+        checks.check(
+            [str(icon.src).startswith("data:image/svg+xml") for icon in icons] == [True],
+            f"[{version}] get_invoice lists its icon (SEP-973): {icons}",
+        )
 
         for name, arguments in VALID_CALLS:
             what = f"[{version}] call {name} {arguments}"

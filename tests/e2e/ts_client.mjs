@@ -49,6 +49,11 @@ async function main() {
   for (const name of STRUCTURED) {
     check(byName[name]?.outputSchema?.type === 'object', `${name} advertises an object outputSchema`);
   }
+  const icons = byName.get_invoice?.icons ?? [];
+  check(
+    icons.length === 1 && icons[0].src.startsWith('data:image/svg+xml'),
+    `get_invoice lists its icon (SEP-973): ${JSON.stringify(icons)}`,
+  );
   for (const name of UNSTRUCTURED) {
     check(byName[name] && byName[name].outputSchema === undefined, `${name} advertises no outputSchema`);
   }

@@ -335,6 +335,7 @@ impl Toolbox {
             input_schema,
             output_schema: advertised.map(|o| o.schema),
             annotations: declaration.annotations,
+            icons: declaration.icons,
             meta: Map::new(),
         };
         let at = self

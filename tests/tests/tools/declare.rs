@@ -313,3 +313,28 @@ async fn result_aliases_named_result_serve_ok_and_send_err_as_an_error() {
     let err = call(&toolbox, "parse_number", json!({"text": "x"})).await;
     assert_eq!(error_text(&err), "`x` is not a number");
 }
+
+/// Counts invoices, with icons for light and dark clients.
+#[mcp_tool(icons(
+    "https://example.com/invoice.svg",
+    "data:image/svg+xml;base64,PHN2Zy8+"
+))]
+fn with_icons() -> u32 {
+    2
+}
+
+#[test]
+fn icons_are_served_on_the_tools_list_entry() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(with_icons::tool()).unwrap();
+    assert_eq!(
+        entry(&toolbox, "with_icons")["icons"],
+        json!([
+            {"src": "https://example.com/invoice.svg"},
+            {"src": "data:image/svg+xml;base64,PHN2Zy8+"}
+        ])
+    );
+    // Without icons the key is left out.
+    toolbox.register(numbers::tool()).unwrap();
+    assert!(entry(&toolbox, "numbers").get("icons").is_none());
+}
