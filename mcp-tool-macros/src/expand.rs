@@ -155,6 +155,8 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
     };
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
     let icons = &attr.icons;
+    let meta_keys = attr.meta.iter().map(|(key, _)| key);
+    let meta_values = attr.meta.iter().map(|(_, value)| value);
     let input_schema = input_schema(krate, f);
     let output_schema = output_schema(krate, attr, f);
     let states = f.params.iter().filter_map(|p| match &p.role {
@@ -170,6 +172,14 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             icons: #krate::__private::std::vec![
                 #(#krate::tool::Icon::new(#icons)),*
             ],
+            meta: [
+                #((
+                    #krate::__private::std::string::String::from(#meta_keys),
+                    #krate::__private::serde_json::Value::from(#meta_values),
+                )),*
+            ]
+            .into_iter()
+            .collect(),
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

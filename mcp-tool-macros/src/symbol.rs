@@ -10,6 +10,7 @@ pub const ANNOTATIONS: &str = "annotations";
 pub const CONTENT: &str = "content";
 pub const MIME_TYPE: &str = "mime_type";
 pub const ICONS: &str = "icons";
+pub const META: &str = "meta";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -24,6 +25,7 @@ pub const TOOL_KEYS: &[&str] = &[
     CONTENT,
     MIME_TYPE,
     ICONS,
+    META,
     CRATE,
 ];
 

@@ -225,6 +225,8 @@ pub struct ToolDeclaration {
     pub annotations: Option<ToolAnnotations>,
     /// Icons a client may show for the tool.
     pub icons: Vec<Icon>,
+    /// The `_meta` of the tool's `tools/list` entry.
+    pub meta: Map<String, Value>,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -253,6 +255,7 @@ impl ToolDeclaration {
             description: None,
             annotations: None,
             icons: Vec::new(),
+            meta: Map::new(),
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,
@@ -271,6 +274,13 @@ impl ToolDeclaration {
     /// Adds an icon a client may show for the tool.
     pub fn icon(mut self, icon: Icon) -> Self {
         self.icons.push(icon);
+        self
+    }
+
+    /// Sets `key` in the `_meta` of the tool's `tools/list` entry to any JSON `value`. (The
+    /// macro's `meta(...)` checks keys against MCP's format at compile time; this does not.)
+    pub fn meta(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.meta.insert(key.into(), value);
         self
     }
 

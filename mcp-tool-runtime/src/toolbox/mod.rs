@@ -4,7 +4,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::result::ToolResult;
@@ -336,7 +336,7 @@ impl Toolbox {
             output_schema: advertised.map(|o| o.schema),
             annotations: declaration.annotations,
             icons: declaration.icons,
-            meta: Map::new(),
+            meta: declaration.meta,
         };
         let at = self
             .definitions

@@ -338,3 +338,19 @@ fn icons_are_served_on_the_tools_list_entry() {
     toolbox.register(numbers::tool()).unwrap();
     assert!(entry(&toolbox, "numbers").get("icons").is_none());
 }
+
+/// Counts invoices, with `_meta` on its entry.
+#[mcp_tool(meta("com.example/tier" = "gold", "com.example/weight" = -2, "beta" = true, "ratio" = 0.5))]
+fn with_meta() -> u32 {
+    3
+}
+
+#[test]
+fn meta_is_served_on_the_tools_list_entry() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(with_meta::tool()).unwrap();
+    assert_eq!(
+        entry(&toolbox, "with_meta")["_meta"],
+        json!({"com.example/tier": "gold", "com.example/weight": -2, "beta": true, "ratio": 0.5})
+    );
+}
