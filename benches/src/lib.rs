@@ -133,7 +133,16 @@ impl Bench {
 
     /// With the result self-check (`Toolbox::check_results`) on or off.
     pub fn with_check(payload: Payload, check_results: bool) -> Bench {
-        let mut toolbox = Toolbox::new();
+        Bench::with(payload, check_results, mcp_tool_runtime::Mirror::Pretty)
+    }
+
+    /// With the result self-check on or off and the text mirror written as `mirror` (the server
+    /// default the tool defers to).
+    pub fn with(payload: Payload, check_results: bool, mirror: mcp_tool_runtime::Mirror) -> Bench {
+        let mut toolbox = Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
+            mirror,
+            ..Default::default()
+        });
         toolbox.check_results(check_results);
         toolbox.insert_state(Served(payload.page()));
         toolbox.register(page::tool()).expect("registers");

@@ -89,6 +89,8 @@ pub struct ToolAttr {
     pub mime_type: Option<LitStr>,
     /// `icons("https://...", "data:...")`: each an icon's `src`.
     pub icons: Vec<LitStr>,
+    /// `mirror = pretty | compact`: how the text mirror is written, and where it was written.
+    pub mirror: Option<(bool, Span)>,
     /// `meta("com.example/key" = value, ...)`: the entry's `_meta`, each value a literal.
     pub meta: Vec<(LitStr, Expr)>,
     pub krate: Option<syn::Path>,
@@ -136,6 +138,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             MIME_TYPE => attr.mime_type = string(cx, &meta, MIME_TYPE)?,
             ICONS => attr.icons = icons(cx, &meta)?,
             META => attr.meta = meta_entries(cx, &meta)?,
+            MIRROR => attr.mirror = mirror(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
                     attr.krate = Some(meta.value()?.parse()?);
@@ -291,6 +294,44 @@ fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> 
         }
     }
     Ok(sources)
+}
+
+/// `mirror = pretty | compact`: `Some((compact, span))`.
+fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            "`mirror` needs a layout: `mirror = compact` or `mirror = pretty`",
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let word = match &expr {
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    };
+    match word.as_deref() {
+        Some("compact") => Ok(Some((true, expr.span()))),
+        Some("pretty") => Ok(Some((false, expr.span()))),
+        Some(other) => {
+            cx.error_spanned_by(
+                &expr,
+                unknown_key_message("mirror layout", other, &["pretty", "compact"]),
+            );
+            Ok(None)
+        }
+        None => {
+            cx.error_spanned_by(
+                &expr,
+                format!(
+                    "`mirror` takes a layout without quotes, found {}; `mirror = compact` or `mirror = pretty`",
+                    describe_expr(&expr)
+                ),
+            );
+            Ok(None)
+        }
+    }
 }
 
 /// One `"key" = value` of `meta(...)`.

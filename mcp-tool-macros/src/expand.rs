@@ -155,6 +155,13 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
     };
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
     let icons = &attr.icons;
+    let mirror = option(attr.mirror.map(|(compact, _)| {
+        if compact {
+            quote!(#krate::Mirror::Compact)
+        } else {
+            quote!(#krate::Mirror::Pretty)
+        }
+    }));
     let meta_keys = attr.meta.iter().map(|(key, _)| key);
     let meta_values = attr.meta.iter().map(|(_, value)| value);
     let input_schema = input_schema(krate, f);
@@ -180,6 +187,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             ]
             .into_iter()
             .collect(),
+            mirror: #mirror,
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

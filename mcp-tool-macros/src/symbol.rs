@@ -11,6 +11,7 @@ pub const CONTENT: &str = "content";
 pub const MIME_TYPE: &str = "mime_type";
 pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
+pub const MIRROR: &str = "mirror";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -24,6 +25,7 @@ pub const TOOL_KEYS: &[&str] = &[
     ANNOTATIONS,
     CONTENT,
     MIME_TYPE,
+    MIRROR,
     ICONS,
     META,
     CRATE,

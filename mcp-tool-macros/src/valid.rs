@@ -200,6 +200,15 @@ fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
         } else {
             "is a list of content blocks, not structured content"
         };
+        if let Some((_, span)) = attr.mirror {
+            cx.error_at(
+                span,
+                format!(
+                    "`content = {}` {reason}, so it has no text mirror: remove `mirror`",
+                    kind.keyword()
+                ),
+            );
+        }
         if let Some(flag) = attr.include_output_schema
             && flag.value
         {

@@ -8,7 +8,7 @@ use crate::encode::{self, EncodeError, to_checked_value};
 use crate::kind::ContentKind;
 use crate::media::{Media, MediaMismatch, MediaSerializer};
 use crate::message::describe;
-use crate::options::ResultOptions;
+use crate::options::{Mirror, ResultOptions};
 use crate::result::ToolResult;
 use crate::structured::Shape;
 
@@ -128,7 +128,11 @@ fn with_mirror(
     structured: Value,
     options: &ResultOptions,
 ) -> ToolResult {
-    content.push(Content::text(encode::pretty(&structured)));
+    let text = match options.mirror {
+        Mirror::Pretty => encode::pretty(&structured),
+        Mirror::Compact => encode::compact(&structured),
+    };
+    content.push(Content::text(text));
     ToolResult {
         content,
         structured_content: options.include_structured_content.then_some(structured),

@@ -167,7 +167,7 @@ pub use kind::ContentKind;
 /// register ([`tools!`] names several). Misconfigurations are compile errors; see the README for
 /// the list.
 pub use mcp_tool_macros::mcp_tool;
-pub use options::ResultOptions;
+pub use options::{Mirror, ResultOptions};
 pub use result::ToolResult;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]

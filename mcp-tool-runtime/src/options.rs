@@ -38,6 +38,30 @@ pub struct ResultOptions {
     /// Whether the payload is wrapped under `result`. `None` decides from each value; tools with a
     /// known output type use the shape of its schema, so payload and schema always agree.
     pub shape: Option<Shape>,
+    /// How the text mirror of the structured result is written (pretty by default).
+    pub mirror: Mirror,
+}
+
+/// How the text mirror of a structured result (the `content` text a client that ignores
+/// `structuredContent` reads, and what a model usually sees) is written. Both forms carry the
+/// same JSON, keys sorted; only the layout differs.
+///
+/// ```
+/// use mcp_tool_runtime::{Mirror, ResultOptions, build_tool_result};
+///
+/// let pretty = build_tool_result(&vec![1, 2], &ResultOptions::new("t"));
+/// assert_eq!(pretty.text(), Some("{\n  \"result\": [\n    1,\n    2\n  ]\n}"));
+/// let compact = build_tool_result(&vec![1, 2], &ResultOptions::new("t").mirror(Mirror::Compact));
+/// assert_eq!(compact.text(), Some(r#"{"result":[1,2]}"#));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Mirror {
+    /// Two-space indented, one value a line: easy for people to read (the default).
+    #[default]
+    Pretty,
+    /// No whitespace: fewer bytes, and fewer tokens for a model to read.
+    Compact,
 }
 
 impl ResultOptions {
@@ -52,7 +76,14 @@ impl ResultOptions {
             mime_type: None,
             max_result_bytes: None,
             shape: None,
+            mirror: Mirror::Pretty,
         }
+    }
+
+    /// Sets [`mirror`](Self::mirror).
+    pub fn mirror(mut self, mirror: Mirror) -> Self {
+        self.mirror = mirror;
+        self
     }
 
     /// Sets [`content_kind`](Self::content_kind).

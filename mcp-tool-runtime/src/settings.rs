@@ -2,6 +2,7 @@
 //! asymmetric rule that joins them.
 
 use crate::kind::ContentKind;
+use crate::options::Mirror;
 
 /// Server-wide defaults for the two halves of structured output.
 ///
@@ -17,6 +18,8 @@ pub struct ServerDefaults {
     pub include_structured_content: bool,
     /// Advertise an `outputSchema` in `tools/list` (default on).
     pub include_output_schema: bool,
+    /// How the text mirror is written for tools that do not say (default pretty).
+    pub mirror: Mirror,
 }
 
 impl Default for ServerDefaults {
@@ -24,6 +27,7 @@ impl Default for ServerDefaults {
         ServerDefaults {
             include_structured_content: true,
             include_output_schema: true,
+            mirror: Mirror::Pretty,
         }
     }
 }
@@ -152,7 +156,7 @@ pub enum SettingsError {
 /// use mcp_tool_runtime::settings::resolve;
 /// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
 ///
-/// let server = ServerDefaults { include_structured_content: false, include_output_schema: true };
+/// let server = ServerDefaults { include_structured_content: false, ..ServerDefaults::default() };
 /// let tool = ToolFlags::default();
 /// let err = resolve("get_invoice", tool, server, ContentKind::Text).unwrap_err();
 /// assert!(err.to_string().contains("`get_invoice`"));

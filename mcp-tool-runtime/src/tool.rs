@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use crate::build::build_result;
 use crate::kind::ContentKind;
 use crate::message::{describe, quote};
-use crate::options::ResultOptions;
+use crate::options::{Mirror, ResultOptions};
 use crate::result::ToolResult;
 use crate::schema::{OutputSchema, SchemaObject};
 use crate::settings::ToolFlags;
@@ -227,6 +227,8 @@ pub struct ToolDeclaration {
     pub icons: Vec<Icon>,
     /// The `_meta` of the tool's `tools/list` entry.
     pub meta: Map<String, Value>,
+    /// How the text mirror is written; `None` defers to the server default.
+    pub mirror: Option<Mirror>,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -256,6 +258,7 @@ impl ToolDeclaration {
             annotations: None,
             icons: Vec::new(),
             meta: Map::new(),
+            mirror: None,
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,
@@ -274,6 +277,12 @@ impl ToolDeclaration {
     /// Adds an icon a client may show for the tool.
     pub fn icon(mut self, icon: Icon) -> Self {
         self.icons.push(icon);
+        self
+    }
+
+    /// Writes the text mirror as `mirror` whatever the server default.
+    pub fn mirror(mut self, mirror: Mirror) -> Self {
+        self.mirror = Some(mirror);
         self
     }
 
@@ -322,6 +331,7 @@ impl ToolDeclaration {
         include_structured_content: bool,
         shape: Option<Shape>,
         max_result_bytes: Option<usize>,
+        mirror: Mirror,
     ) -> ResultOptions {
         ResultOptions {
             tool_name: self.name.clone(),
@@ -332,6 +342,7 @@ impl ToolDeclaration {
             mime_type: self.mime_type.clone(),
             max_result_bytes,
             shape,
+            mirror: self.mirror.unwrap_or(mirror),
         }
     }
 }

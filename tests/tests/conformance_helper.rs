@@ -150,6 +150,7 @@ fn resolution_matrix() {
             let server = ServerDefaults {
                 include_structured_content: server_content,
                 include_output_schema: server_schema,
+                ..ServerDefaults::default()
             };
             for tool_content in [None, on, off] {
                 for tool_schema in [None, on, off] {

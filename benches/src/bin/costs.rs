@@ -50,10 +50,14 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// `costs --calls VARIANT PAYLOAD N`: set up, then N calls (run under callgrind by the driver).
-/// `checked` is ours with the result self-check on.
+/// `checked` is ours with the result self-check on; `compact` ours with the compact text mirror.
 fn calls(variant: &str, payload: Payload, n: usize) {
     let (bench, variant) = match variant {
         "checked" => (Bench::with_check(payload, true), "ours"),
+        "compact" => (
+            Bench::with(payload, false, mcp_tool_runtime::Mirror::Compact),
+            "ours",
+        ),
         other => (Bench::new(payload), other),
     };
     for _ in 0..n {
@@ -191,6 +195,24 @@ fn main() {
             ours as f64 / rmcp as f64,
             ours as f64 / floor as f64
         );
+    }
+    if !heap_only {
+        println!();
+        println!(
+            "| compact mirror | ours, pretty | ours, compact | rmcp Json<T> | compact / rmcp |"
+        );
+        println!("| --- | --- | --- | --- | --- |");
+        for &payload in payloads.iter().filter(|p| **p != Payload::Large) {
+            let n = if payload == Payload::Small { 200 } else { 10 };
+            let pretty = instructions("ours", payload, n);
+            let compact = instructions("compact", payload, n);
+            let rmcp = instructions("rmcp", payload, n);
+            println!(
+                "| {} | {pretty} | {compact} | {rmcp} | {:.2}x |",
+                payload.name(),
+                compact as f64 / rmcp as f64
+            );
+        }
     }
     if !heap_only {
         println!();

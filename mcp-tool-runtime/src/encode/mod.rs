@@ -15,7 +15,7 @@ pub use checked::{MAX_DEPTH, to_checked_value};
 pub use error::EncodeError;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 pub(crate) use error::Segment;
-pub(crate) use pretty::pretty;
+pub(crate) use pretty::{compact, pretty};
 
 /// Encodes `payload` as stable, pretty JSON: two-space indent, object keys sorted by code point at
 /// every depth (struct fields included), non-ASCII written as UTF-8.

@@ -1,5 +1,5 @@
-//! The pretty text of a checked value: serde_json's pretty form, each line break and indent
-//! written at once.
+//! The text of a checked value: serde_json's pretty form (each line break and indent written at
+//! once), or its compact form.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -17,6 +17,11 @@ pub(crate) fn pretty(value: &Value) -> String {
     // the spare capacity (for large texts the allocator shrinks in place).
     bytes.shrink_to_fit();
     String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// The compact text of a checked value: no whitespace, keys as sorted.
+pub(crate) fn compact(value: &Value) -> String {
+    serde_json::to_string(value).expect("a checked value always serializes")
 }
 
 /// serde_json's pretty layout (`to_string_pretty`: two-space indent, `": "`), byte for byte,

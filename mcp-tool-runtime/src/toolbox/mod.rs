@@ -322,6 +322,7 @@ impl Toolbox {
             resolved.include_structured_content,
             output.as_ref().map(|o| o.shape),
             self.max_result_bytes,
+            self.defaults.mirror,
         );
         let advertised = output.filter(|_| resolved.include_output_schema);
         let check = ToolCheck::new(

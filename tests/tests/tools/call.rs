@@ -1,6 +1,6 @@
 //! Calling tools: sync and async, state, `Err`, media, panics and unknown names.
 
-use mcp_tool_runtime::UnknownTool;
+use mcp_tool_runtime::{UnknownTool, mcp_tool};
 use serde_json::{Value, json};
 
 use super::fixtures::*;
@@ -125,4 +125,56 @@ async fn an_unknown_tool_is_not_a_result() {
             name: "nope".into()
         }
     );
+}
+
+/// Lists two numbers, its text mirror compact.
+#[mcp_tool(mirror = compact)]
+fn compact_pair() -> Vec<u8> {
+    vec![1, 2]
+}
+
+/// Lists two numbers, its text mirror pretty whatever the server says.
+#[mcp_tool(mirror = pretty)]
+fn pretty_pair() -> Vec<u8> {
+    vec![1, 2]
+}
+
+/// Lists two numbers, its text mirror as the server says.
+#[mcp_tool]
+fn default_pair() -> Vec<u8> {
+    vec![1, 2]
+}
+
+#[tokio::test]
+async fn the_text_mirror_is_pretty_unless_the_tool_or_the_server_says_compact() {
+    const PRETTY: &str = "{\n  \"result\": [\n    1,\n    2\n  ]\n}";
+    const COMPACT: &str = r#"{"result":[1,2]}"#;
+    for (defaults, expected_default) in [
+        (mcp_tool_runtime::ServerDefaults::default(), PRETTY),
+        (
+            mcp_tool_runtime::ServerDefaults {
+                mirror: mcp_tool_runtime::Mirror::Compact,
+                ..Default::default()
+            },
+            COMPACT,
+        ),
+    ] {
+        let mut toolbox = mcp_tool_runtime::Toolbox::with_defaults(defaults);
+        toolbox
+            .register_all(mcp_tool_runtime::tools![
+                compact_pair,
+                pretty_pair,
+                default_pair
+            ])
+            .unwrap();
+        for (name, text) in [
+            ("compact_pair", COMPACT),
+            ("pretty_pair", PRETTY),
+            ("default_pair", expected_default),
+        ] {
+            let result = call_conforming(&toolbox, name, json!({})).await;
+            assert_eq!(result.text(), Some(text), "{name}");
+            assert_eq!(result.structured_content, Some(json!({"result": [1, 2]})));
+        }
+    }
 }

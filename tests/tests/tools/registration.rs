@@ -26,6 +26,7 @@ fn server_defaults_apply_where_the_tool_is_silent() {
     let off = ServerDefaults {
         include_structured_content: true,
         include_output_schema: false,
+        ..ServerDefaults::default()
     };
     let mut toolbox = Toolbox::with_defaults(off);
     toolbox.register(add::tool()).unwrap();
@@ -39,6 +40,7 @@ fn server_defaults_apply_where_the_tool_is_silent() {
     let no_structured = ServerDefaults {
         include_structured_content: false,
         include_output_schema: false,
+        ..ServerDefaults::default()
     };
     let mut toolbox = Toolbox::with_defaults(no_structured);
     toolbox.register(add::tool()).unwrap();
@@ -55,6 +57,7 @@ fn a_server_default_that_breaks_the_asymmetric_rule_is_refused_naming_both_origi
     let bad = ServerDefaults {
         include_structured_content: false,
         include_output_schema: true,
+        ..ServerDefaults::default()
     };
     let err = Toolbox::with_defaults(bad)
         .register(add::tool())
@@ -71,6 +74,7 @@ fn a_server_default_that_breaks_the_asymmetric_rule_is_refused_naming_both_origi
     let bad_for_get = ServerDefaults {
         include_structured_content: false,
         include_output_schema: false,
+        ..ServerDefaults::default()
     };
     let err = Toolbox::with_defaults(bad_for_get)
         .register(maybe_unschema::tool())
@@ -95,6 +99,7 @@ fn media_tools_never_advertise_an_output_schema_whatever_the_server_says() {
     let mut toolbox = Toolbox::with_defaults(ServerDefaults {
         include_structured_content: false,
         include_output_schema: true,
+        ..ServerDefaults::default()
     });
     toolbox.register(pixel::tool()).unwrap();
     assert!(entry(&toolbox, "pixel").get("outputSchema").is_none());
