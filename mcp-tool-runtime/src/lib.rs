@@ -62,6 +62,8 @@
 //!
 //! The crate root holds what a tool author uses. One concept a module:
 //! - [`tool`]: what a tool is to the runtime (declared by the macro or by hand);
+//! - [`toolbox`]: the registry ([`Toolbox`]) and the layers that run around every call
+//!   ([`toolbox::CallLayer`], [`toolbox::layers`]);
 //! - [`schema`]: `inputSchema` and `outputSchema` from Rust types; [`structured`]: the `{}` and
 //!   `{"result": ...}` rules both sides share; [`settings`]: the asymmetric rule;
 //! - [`encode`]: the deterministic JSON text mirror; [`content`]: content blocks;
@@ -89,12 +91,11 @@ pub mod schema;
 pub mod server;
 pub mod settings;
 pub mod structured;
-#[cfg(any(feature = "rmcp", feature = "testing"))]
 mod sync;
 #[cfg(feature = "testing")]
 mod testing;
 pub mod tool;
-mod toolbox;
+pub mod toolbox;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod transport;

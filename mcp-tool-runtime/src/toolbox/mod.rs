@@ -12,6 +12,8 @@ use crate::settings::{ServerDefaults, SettingsError, resolve};
 use crate::tool::{State, Tool, ToolDefinition};
 
 mod call;
+mod layer;
+pub mod layers;
 mod name;
 #[cfg(feature = "self-check")]
 mod self_check;
@@ -38,6 +40,7 @@ mod self_check {
 }
 
 use call::Registered;
+pub use layer::{CallLayer, FromFn, Next, from_fn};
 use name::check_tool_name;
 use self_check::ToolCheck;
 
@@ -143,6 +146,8 @@ pub struct Toolbox {
     /// Sorted by name: the `tools/list` order.
     definitions: Vec<ToolDefinition>,
     tools: HashMap<String, Registered>,
+    /// Run around every call, the first outermost.
+    layers: Vec<Arc<dyn CallLayer>>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -211,6 +216,14 @@ impl Toolbox {
 
     fn checks_results(&self) -> bool {
         self.check_results.unwrap_or(cfg!(debug_assertions))
+    }
+
+    /// Runs `layer` around every call of this toolbox's tools, inside the layers added before
+    /// it (see [`CallLayer`]). Applies to every tool, whenever it was registered, and to clones
+    /// made after.
+    pub fn layer(&mut self, layer: impl CallLayer) -> &mut Self {
+        self.layers.push(Arc::new(layer));
+        self
     }
 
     /// Adds state that tools take as a `#[state]` parameter; one value per type.
@@ -437,13 +450,26 @@ impl Toolbox {
         arguments: Value,
         context: ToolContext,
     ) -> Result<ToolResult, UnknownTool> {
-        let Some(registered) = self.tools.get(name) else {
+        let Some((name, registered)) = self.tools.get_key_value(name) else {
             return Err(UnknownTool {
                 name: name.to_owned(),
             });
         };
-        Ok(registered
-            .call(arguments, &self.state, context, self.checks_results())
-            .await)
+        if self.layers.is_empty() {
+            return Ok(registered
+                .call(arguments, &self.state, context, self.checks_results())
+                .await);
+        }
+        Ok(Next::new(
+            &self.layers,
+            name,
+            registered,
+            arguments,
+            &self.state,
+            context,
+            self.checks_results(),
+        )
+        .run()
+        .await)
     }
 }

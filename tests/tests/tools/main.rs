@@ -7,5 +7,6 @@ mod call;
 mod ceiling;
 mod declare;
 mod fixtures;
+mod layers;
 mod registration;
 mod self_check;
