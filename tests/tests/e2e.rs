@@ -457,6 +457,88 @@ fn wide_body(id: usize) -> Vec<u8> {
     body
 }
 
+/// An example server over stdio, killed when dropped, whose every message is read on a thread of
+/// its own so that no wait for one is unbounded.
+#[cfg(target_os = "linux")]
+struct StdioServer {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    inbox: std::sync::mpsc::Receiver<serde_json::Value>,
+}
+
+#[cfg(target_os = "linux")]
+impl StdioServer {
+    /// Starts `binary` and initializes a 2025-11-25 session with these client capabilities.
+    fn start(binary: &str, capabilities: serde_json::Value) -> StdioServer {
+        let mut child = Command::new(binaries().join(binary))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().unwrap();
+        let (messages, inbox) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Ok(message) = serde_json::from_str(&line) else {
+                    break;
+                };
+                if messages.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = StdioServer {
+            child,
+            stdin,
+            inbox,
+        };
+        server.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities,
+                       "clientInfo": {"name": "e2e", "version": "0"}}}),
+        );
+        let init = server.next(Duration::from_secs(10)).expect("initialized");
+        assert_eq!(init["id"], 0, "{init}");
+        server.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    /// Sends a message, returning the bytes written.
+    fn send(&mut self, message: &serde_json::Value) -> usize {
+        let mut line = serde_json::to_vec(message).unwrap();
+        line.push(b'\n');
+        self.send_bytes(&line)
+    }
+
+    /// Sends these bytes as they are.
+    fn send_bytes(&mut self, bytes: &[u8]) -> usize {
+        use std::io::Write;
+        self.stdin.write_all(bytes).unwrap();
+        bytes.len()
+    }
+
+    /// The next message within `wait`, if one comes.
+    fn next(&self, wait: Duration) -> Option<serde_json::Value> {
+        self.inbox.recv_timeout(wait).ok()
+    }
+
+    /// The server's peak resident memory so far.
+    fn peak_rss(&self) -> u64 {
+        peak_rss(self.child.id())
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Eight concurrent 4 MiB bodies over HTTP, and one 4 MiB line over stdio, each of two million
 /// elements: the server's peak memory grows by less than four times the bytes it was sent (it
 /// grew by 0.8 to 1.0 GB over HTTP and 389 MB over stdio before the element budget), and every
@@ -517,36 +599,26 @@ fn wide_messages_leave_the_servers_memory_within_four_times_their_bytes() {
         );
     }
 
-    let mut child = Command::new(binaries().join("invoices"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    stdin
-        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}\n")
-        .unwrap();
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    let before = peak_rss(child.id());
+    let mut server = StdioServer::start("invoices", serde_json::json!({}));
+    let before = server.peak_rss();
     let mut body = wide_body(1);
     body.push(b'\n');
-    stdin.write_all(&body).unwrap();
-    line.clear();
-    stdout.read_line(&mut line).unwrap();
-    let grown = peak_rss(child.id()).saturating_sub(before);
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(
-        line.contains(r#""id":1"#) && line.contains("JSON elements"),
-        "{line}"
-    );
+    server.send_bytes(&body);
+    let answer = server
+        .next(Duration::from_secs(60))
+        .expect("the 4 MiB line is answered");
+    let grown = server.peak_rss().saturating_sub(before);
     println!(
         "stdio: {} MiB sent in one line, peak memory grew {} MiB",
         body.len() >> 20,
         grown >> 20
+    );
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("JSON elements")),
+        "{answer}"
     );
     assert!(
         grown < 4 * body.len() as u64,
@@ -594,36 +666,13 @@ fn a_request_head_left_unfinished_is_closed_at_the_header_deadline() {
 #[test]
 #[ignore = "builds and runs the example servers: run scripts/test.sh (or cargo test -- --include-ignored)"]
 fn waiting_calls_hold_their_meta_once() {
-    use std::io::Write;
-
-    let mut child = Command::new(binaries().join("invoices"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: serde_json::Value| {
-        let mut line = serde_json::to_vec(&message).unwrap();
-        line.push(b'\n');
-        stdin.write_all(&line).unwrap();
-        line.len()
-    };
-    send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
-        "clientInfo": {"name": "meta", "version": "0"}}}),
-    );
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let before = peak_rss(child.id());
+    let mut server = StdioServer::start("invoices", serde_json::json!({"elicitation": {}}));
+    let before = server.peak_rss();
     let big = "m".repeat(3 << 20);
     let mut sent = 0;
     for id in 1..=10 {
-        sent += send(
-            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        sent += server.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "send_reminder", "arguments": {"number": "INV-1"},
                        "_meta": {"note": big}}}),
         );
@@ -631,16 +680,15 @@ fn waiting_calls_hold_their_meta_once() {
     // Each call asks the user, and waits: its `_meta` is held.
     let mut asked = 0;
     while asked < 10 {
-        line.clear();
-        stdout.read_line(&mut line).unwrap();
-        assert!(!line.contains("\"error\""), "{line}");
-        if line.contains("elicitation/create") {
+        let message = server
+            .next(Duration::from_secs(30))
+            .expect("each call asks the user");
+        assert!(message.get("method").is_some(), "no call ends: {message}");
+        if message["method"] == "elicitation/create" {
             asked += 1;
         }
     }
-    let grown = peak_rss(child.id()).saturating_sub(before);
-    let _ = child.kill();
-    let _ = child.wait();
+    let grown = server.peak_rss().saturating_sub(before);
     println!(
         "meta: {} MiB sent in 10 waiting calls, peak memory grew {} MiB",
         sent >> 20,
@@ -659,59 +707,34 @@ fn waiting_calls_hold_their_meta_once() {
 #[test]
 #[ignore = "builds and runs the example servers: run scripts/test.sh (or cargo test -- --include-ignored)"]
 fn a_full_quota_of_calls_holds_little_memory_and_the_next_is_refused() {
-    use std::io::Write;
-
-    let mut child = Command::new(binaries().join("reliability"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: serde_json::Value| {
-        let mut line = serde_json::to_vec(&message).unwrap();
-        line.push(b'\n');
-        stdin.write_all(&line).unwrap();
-    };
-    send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "quota", "version": "0"}}}),
-    );
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let before = peak_rss(child.id());
+    let mut server = StdioServer::start("reliability", serde_json::json!({}));
+    let before = server.peak_rss();
     let call = |id: u64| {
         serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "never_returns", "arguments": {}}})
     };
     for id in 1..=256 {
-        send(call(id));
+        server.send(&call(id));
     }
-    // The calls are running once a ping sent after them is answered and one more is refused.
-    let mut refused = 0;
-    let mut id = 1000;
-    while refused == 0 {
-        id += 1;
-        send(call(id));
-        loop {
-            line.clear();
-            stdout.read_line(&mut line).unwrap();
-            let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
-            if answer["id"] == id {
-                if answer["error"]["code"] == -32029 {
-                    refused += 1;
-                }
+    // One more call is refused once the 256 are running; one sent while some had not started
+    // yet is accepted instead (it never answers), and the next is tried.
+    let mut refused = None;
+    for id in 1001..1050 {
+        server.send(&call(id));
+        while let Some(message) = server.next(Duration::from_millis(500)) {
+            if message["id"] == id {
+                refused = Some(message);
                 break;
             }
         }
-        assert!(id < 1100, "the 257th call was never refused");
+        if refused.is_some() {
+            break;
+        }
     }
-    let grown = peak_rss(child.id()).saturating_sub(before);
-    let _ = child.kill();
-    let _ = child.wait();
+    let refused = refused.expect("a call past the quota is refused");
+    assert_eq!(refused["error"]["code"], -32029, "{refused}");
+    assert_eq!(refused["error"]["data"]["limit"], "max_calls_per_session");
+    let grown = server.peak_rss().saturating_sub(before);
     println!(
         "quota: 256 calls in flight on one session, peak memory grew {} KiB ({} B a call)",
         grown >> 10,
