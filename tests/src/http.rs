@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_tool_runtime::rmcp::ServerHandler;
+use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use mcp_tool_runtime::transport::HttpGuard;
 use mcp_tool_runtime::transport::http::BoundedSessions;
@@ -21,6 +22,8 @@ pub struct Settings {
     pub body_timeout: Duration,
     /// `BoundedSessions::new`.
     pub max_sessions: usize,
+    /// rmcp's idle timeout for a session (`SessionConfig::keep_alive`); rmcp's default if `None`.
+    pub keep_alive: Option<Duration>,
 }
 
 impl Default for Settings {
@@ -29,6 +32,7 @@ impl Default for Settings {
             max_elements: mcp_tool_runtime::transport::DEFAULT_MAX_ELEMENTS,
             body_timeout: mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
             max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
+            keep_alive: None,
         }
     }
 }
@@ -58,7 +62,14 @@ impl HttpServer {
 
     /// Like [`start`](Self::start), with these settings.
     pub async fn start_with(handler: impl ServerHandler + Clone, settings: Settings) -> HttpServer {
-        let sessions = Arc::new(BoundedSessions::new(settings.max_sessions));
+        let mut manager = LocalSessionManager::default();
+        if let Some(keep_alive) = settings.keep_alive {
+            manager.session_config.keep_alive = Some(keep_alive);
+        }
+        let sessions = Arc::new(BoundedSessions::with_manager(
+            manager,
+            settings.max_sessions,
+        ));
         let service = StreamableHttpService::new(
             move || Ok(handler.clone()),
             sessions.clone(),

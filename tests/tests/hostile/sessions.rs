@@ -57,3 +57,32 @@ async fn sessions_past_the_servers_limit_are_refused_on_initialize() {
     let again = http.post(&[], &initialize(4)).await;
     assert!(again.message.get("result").is_some(), "{again:?}");
 }
+
+#[tokio::test]
+async fn an_idle_session_ends_and_gives_its_place_back() {
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            max_sessions: 1,
+            keep_alive: Some(std::time::Duration::from_millis(200)),
+            ..Settings::default()
+        },
+    )
+    .await;
+    let first = http.post(&[], &initialize(1)).await;
+    assert!(first.message.get("result").is_some(), "{first:?}");
+    let refused = http.post(&[], &initialize(2)).await;
+    assert_limit(&refused.message, "max_sessions", 1);
+    // Left idle past rmcp's keep-alive, the session ends: its place is free again.
+    let mut again = None;
+    for id in 3..30 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let reply = http.post(&[], &initialize(id)).await;
+        if reply.message.get("result").is_some() {
+            again = Some(reply);
+            break;
+        }
+    }
+    assert!(again.is_some(), "the idle session kept its place");
+}
