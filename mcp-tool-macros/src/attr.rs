@@ -91,6 +91,8 @@ pub struct ToolAttr {
     pub icons: Vec<LitStr>,
     /// `mirror = pretty | compact`: how the text mirror is written, and where it was written.
     pub mirror: Option<(bool, Span)>,
+    /// `text = path::to::render`: a `fn(&T) -> String` that writes the mirror instead.
+    pub text: Option<syn::Path>,
     /// `meta("com.example/key" = value, ...)`: the entry's `_meta`, each value a literal.
     pub meta: Vec<(LitStr, Expr)>,
     pub krate: Option<syn::Path>,
@@ -139,6 +141,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             ICONS => attr.icons = icons(cx, &meta)?,
             META => attr.meta = meta_entries(cx, &meta)?,
             MIRROR => attr.mirror = mirror(cx, &meta)?,
+            TEXT => attr.text = text_fn(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
                     attr.krate = Some(meta.value()?.parse()?);
@@ -294,6 +297,23 @@ fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> 
         }
     }
     Ok(sources)
+}
+
+/// `text = path::to::render`: the path of the function that writes the mirror.
+fn text_fn(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn::Path>> {
+    const HOW: &str = "`text` takes the path of a function `fn(&T) -> String`, where `T` is what the tool returns: `text = invoice_text`";
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(&meta.path, HOW);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    match meta.value()?.parse::<Expr>()? {
+        Expr::Path(path) if path.qself.is_none() => Ok(Some(path.path)),
+        other => {
+            cx.error_spanned_by(&other, format!("{HOW}; found {}", describe_expr(&other)));
+            Ok(None)
+        }
+    }
 }
 
 /// `mirror = pretty | compact`: `Some((compact, span))`.

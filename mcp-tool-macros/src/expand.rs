@@ -89,7 +89,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let result_check = result_check(&krate, f);
     let (bindings, call_args) = bindings(&krate, f);
     let await_ = item.sig.asyncness.map(|_| quote!(.await));
-    let finish = finish(&krate, attr.kind(), &f.output);
+    let finish = finish(&krate, attr.kind(), &f.output, attr.text.as_ref());
     let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
 
     quote! {
@@ -322,7 +322,12 @@ fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Id
 
 /// How the returned value becomes the result: through the one path its kind needs (a text tool
 /// instantiates no media code, an image tool no JSON code).
-fn finish(krate: &TokenStream, kind: Kind, output: &Output) -> TokenStream {
+fn finish(
+    krate: &TokenStream,
+    kind: Kind,
+    output: &Output,
+    text: Option<&syn::Path>,
+) -> TokenStream {
     let path = if kind.is_media() {
         format_ident!("finish_media")
     } else {
@@ -330,10 +335,17 @@ fn finish(krate: &TokenStream, kind: Kind, output: &Output) -> TokenStream {
     };
     let finish_as = |ty: &syn::Type, value: TokenStream| {
         let private = respan(quote!(#krate::__private), ty.span());
-        quote_spanned!(ty.span()=> #private::#path::<#ty>(&__call, &#value))
+        match text {
+            // The function's type is checked at its path: `fn(&T) -> String`.
+            Some(render) => {
+                quote_spanned!(ty.span()=> #private::finish_with_text::<#ty>(&__call, &#value, #render))
+            }
+            None => quote_spanned!(ty.span()=> #private::#path::<#ty>(&__call, &#value)),
+        }
     };
     match output {
         // `()` serializes as null, which `build_tool_result` serves as `{}`.
+        Output::Unit if text.is_some() => finish_as(&syn::parse_quote!(()), quote!(__out)),
         Output::Unit => quote!(#krate::__private::#path::<()>(&__call, &__out)),
         Output::Plain(ty) => finish_as(ty, quote!(__out)),
         Output::Result { ok, err } => {

@@ -12,6 +12,7 @@ pub const MIME_TYPE: &str = "mime_type";
 pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
 pub const MIRROR: &str = "mirror";
+pub const TEXT: &str = "text";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -26,6 +27,7 @@ pub const TOOL_KEYS: &[&str] = &[
     CONTENT,
     MIME_TYPE,
     MIRROR,
+    TEXT,
     ICONS,
     META,
     CRATE,

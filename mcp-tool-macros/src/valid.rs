@@ -168,6 +168,12 @@ fn check_structured_output(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
 
 fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
     let kind = attr.kind();
+    if let (Some((_, span)), Some(_)) = (attr.mirror, &attr.text) {
+        cx.error_at(
+            span,
+            "`text` writes the mirror itself, so a `mirror` layout has nothing to lay out: remove `mirror`",
+        );
+    }
     if let Some((_, span)) = attr.content
         && kind.is_media()
         && attr.mime_type.is_none()
@@ -205,6 +211,15 @@ fn check_content_kind(cx: &mut Ctxt, attr: &ToolAttr) {
                 span,
                 format!(
                     "`content = {}` {reason}, so it has no text mirror: remove `mirror`",
+                    kind.keyword()
+                ),
+            );
+        }
+        if let Some(text) = &attr.text {
+            cx.error_spanned_by(
+                text,
+                format!(
+                    "`content = {}` {reason}, so it has no text mirror to write: remove `text`",
                     kind.keyword()
                 ),
             );

@@ -59,6 +59,16 @@ pub(crate) fn result_from_value(
     checked: Result<Value, EncodeError>,
     options: &ResultOptions,
 ) -> ToolResult {
+    result_with_text(checked, options, None)
+}
+
+/// [`result_from_value`], with the tool's own `text` for the mirror when it gives one
+/// (`structuredContent` stays the value, exactly).
+pub(crate) fn result_with_text(
+    checked: Result<Value, EncodeError>,
+    options: &ResultOptions,
+    text: Option<String>,
+) -> ToolResult {
     let built = checked
         .map_err(|e| {
             format!(
@@ -67,16 +77,18 @@ pub(crate) fn result_from_value(
             )
         })
         .and_then(|value| match options.content_kind {
-            ContentKind::ResourceLink => listed_result(value, options, Content::ResourceLink),
-            ContentKind::Resource => listed_result(value, options, |resource: ResourceContents| {
-                Content::Resource(EmbeddedResource {
-                    resource,
-                    annotations: None,
+            ContentKind::ResourceLink => listed_result(value, options, text, Content::ResourceLink),
+            ContentKind::Resource => {
+                listed_result(value, options, text, |resource: ResourceContents| {
+                    Content::Resource(EmbeddedResource {
+                        resource,
+                        annotations: None,
+                    })
                 })
-            }),
+            }
             ContentKind::Blocks => blocks_result(value, options),
             ContentKind::Text | ContentKind::Image | ContentKind::Audio => {
-                Ok(text_result(value, options))
+                Ok(text_result(value, options, text))
             }
         });
     finish(built, options)
@@ -113,25 +125,27 @@ pub(crate) fn within_ceiling(result: ToolResult, options: &ResultOptions) -> Too
     }
 }
 
-fn text_result(value: Value, options: &ResultOptions) -> ToolResult {
+fn text_result(value: Value, options: &ResultOptions, text: Option<String>) -> ToolResult {
     let structured = options
         .shape
         .unwrap_or_else(|| Shape::of_value(&value))
         .structured(value);
-    with_mirror(Vec::new(), structured, options)
+    with_mirror(Vec::new(), structured, options, text)
 }
 
-/// The text mirror goes last, after any blocks of the kind, and always carries the whole
-/// structured result, so a client that ignores `structuredContent` loses nothing.
+/// The text mirror goes last, after any blocks of the kind, and carries the whole structured
+/// result, so a client that ignores `structuredContent` loses nothing; unless the tool wrote its
+/// own `text`, which then stands in for it.
 fn with_mirror(
     mut content: Vec<Content>,
     structured: Value,
     options: &ResultOptions,
+    text: Option<String>,
 ) -> ToolResult {
-    let text = match options.mirror {
+    let text = text.unwrap_or_else(|| match options.mirror {
         Mirror::Pretty => encode::pretty(&structured),
         Mirror::Compact => encode::compact(&structured),
-    };
+    });
     content.push(Content::text(text));
     ToolResult {
         content,
@@ -144,6 +158,7 @@ fn with_mirror(
 fn listed_result<Item>(
     value: Value,
     options: &ResultOptions,
+    text: Option<String>,
     block: impl Fn(Item) -> Content,
 ) -> Result<ToolResult, String>
 where
@@ -166,7 +181,7 @@ where
         .shape
         .unwrap_or_else(|| Shape::of_value(&value))
         .structured(value);
-    Ok(with_mirror(blocks, structured, options))
+    Ok(with_mirror(blocks, structured, options, text))
 }
 
 fn blocks_result(value: Value, options: &ResultOptions) -> Result<ToolResult, String> {

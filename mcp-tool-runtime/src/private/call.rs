@@ -55,6 +55,20 @@ pub fn finish<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult 
     crate::build::result_from_value(crate::encode::to_checked_value(value), call.options)
 }
 
+/// The result for a returned value of a tool that writes its own text (`text = path`): the
+/// mirror is what `render` makes of the value, `structuredContent` the value itself.
+pub fn finish_with_text<T: Output + ?Sized>(
+    call: &ToolCall<'_>,
+    value: &T,
+    render: fn(&T) -> String,
+) -> ToolResult {
+    crate::build::result_with_text(
+        crate::encode::to_checked_value(value),
+        call.options,
+        Some(render(value)),
+    )
+}
+
 /// The result for a returned value of an image or audio tool: no JSON path is instantiated.
 pub fn finish_media<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
     crate::build::build_media_result(value, call.options)

@@ -178,3 +178,66 @@ async fn the_text_mirror_is_pretty_unless_the_tool_or_the_server_says_compact() 
         }
     }
 }
+
+/// Renders an invoice for a person to read.
+fn invoice_text(invoice: &Option<Invoice>) -> String {
+    match invoice {
+        Some(invoice) => format!(
+            "Invoice {}: {}.{:02} due",
+            invoice.number,
+            invoice.total_cents / 100,
+            invoice.total_cents % 100
+        ),
+        None => "No such invoice.".to_owned(),
+    }
+}
+
+/// Looks up an invoice, its text written for people.
+#[mcp_tool(allow_none, text = invoice_text)]
+fn described_invoice(number: String) -> Option<Invoice> {
+    if number != "7" {
+        return None;
+    }
+    Some(Invoice {
+        number,
+        total_cents: 1250,
+    })
+}
+
+/// Counts to three, its text written for people, through a `Result`.
+#[mcp_tool(text = count_text)]
+fn counted() -> Result<Vec<u8>, String> {
+    Ok(vec![1, 2, 3])
+}
+
+// The function takes a reference to exactly what the tool returns, a `&Vec<u8>` here.
+#[allow(clippy::ptr_arg)]
+fn count_text(numbers: &Vec<u8>) -> String {
+    format!("{} numbers", numbers.len())
+}
+
+#[tokio::test]
+async fn a_tool_writes_its_own_text_and_structured_content_stays_exact() {
+    let mut toolbox = mcp_tool_runtime::Toolbox::new();
+    toolbox
+        .register_all(mcp_tool_runtime::tools![described_invoice, counted])
+        .unwrap();
+    let found = call_conforming(&toolbox, "described_invoice", json!({"number": "7"})).await;
+    assert_eq!(found.text(), Some("Invoice 7: 12.50 due"));
+    assert_eq!(
+        found.structured_content,
+        Some(json!({"number": "7", "total_cents": 1250}))
+    );
+    let missing = call_conforming(&toolbox, "described_invoice", json!({"number": "8"})).await;
+    assert_eq!(missing.text(), Some("No such invoice."));
+    assert_eq!(missing.structured_content, Some(json!({})));
+    let counted = call_conforming(&toolbox, "counted", json!({})).await;
+    assert_eq!(counted.text(), Some("3 numbers"));
+    assert_eq!(
+        counted.structured_content,
+        Some(json!({"result": [1, 2, 3]}))
+    );
+    // Errors keep their message.
+    let bad = call(&toolbox, "described_invoice", json!({})).await;
+    assert!(error_text(&bad).contains("`number`"));
+}
