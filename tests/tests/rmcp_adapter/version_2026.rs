@@ -107,3 +107,17 @@ async fn at_2025_the_refusal_stays_an_is_error_result() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn over_http_the_missing_capability_error_is_http_400() {
+    let http = tests::http::HttpServer::start(served().await).await;
+    let reply = http
+        .post(&[], &call(1, "chatty", json!({}), json!({})))
+        .await;
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert_eq!(reply.message["error"]["code"], -32021, "{reply:?}");
+    assert_eq!(
+        reply.message["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {}})
+    );
+}
