@@ -247,21 +247,35 @@ fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<O
     Ok(None)
 }
 
+/// `key(item, ...)`: the items inside the parentheses; `None`, reported with `usage` at the key,
+/// when the key has no parentheses.
+fn list<T: syn::parse::Parse>(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    usage: &str,
+) -> syn::Result<Option<Punctuated<T, Token![,]>>> {
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(&meta.path, usage);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    Punctuated::parse_terminated(&content).map(Some)
+}
+
 /// `icons("https://...", ...)`: string literals, each an `https:` URL or a `data:` URI (what
 /// clients accept, SEP-973); each mistake is reported at its token.
 fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
     const EXAMPLE: &str = "icons(\"https://example.com/tool.svg\")";
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(
-            &meta.path,
-            format!("`icons` takes a list of URIs: `{EXAMPLE}`"),
-        );
-        skip_value(meta)?;
+    let Some(list) = list::<Expr>(
+        cx,
+        meta,
+        &format!("`icons` takes a list of URIs: `{EXAMPLE}`"),
+    )?
+    else {
         return Ok(Vec::new());
-    }
-    let content;
-    syn::parenthesized!(content in meta.input);
-    let list = Punctuated::<Expr, Token![,]>::parse_terminated(&content)?;
+    };
     if list.is_empty() {
         cx.error_spanned_by(
             &meta.path,
@@ -375,17 +389,10 @@ impl syn::parse::Parse for MetaEntry {
 /// reserve, once; each value a string, number or bool literal. Each mistake at its token.
 fn meta_entries(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<(LitStr, Expr)>> {
     const EXAMPLE: &str = "meta(\"com.example/tier\" = \"gold\")";
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(
-            &meta.path,
-            format!("`meta` takes a list of `\"key\" = value`: `{EXAMPLE}`"),
-        );
-        skip_value(meta)?;
+    let usage = format!("`meta` takes a list of `\"key\" = value`: `{EXAMPLE}`");
+    let Some(list) = list::<MetaEntry>(cx, meta, &usage)? else {
         return Ok(Vec::new());
-    }
-    let content;
-    syn::parenthesized!(content in meta.input);
-    let list = Punctuated::<MetaEntry, Token![,]>::parse_terminated(&content)?;
+    };
     let mut entries: Vec<(LitStr, Expr)> = Vec::new();
     for MetaEntry { key, value } in list {
         let name = key.value();

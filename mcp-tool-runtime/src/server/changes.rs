@@ -1,7 +1,7 @@
 //! Telling clients that the tools changed: a 2025 client on its session, a 2026-07-28 client on
 //! each `subscriptions/listen` stream that asked for `toolsListChanged`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rmcp::model::{ServerCapabilities, SubscriptionFilter};
@@ -9,14 +9,14 @@ use rmcp::service::{Peer, SubscriptionSink};
 use rmcp::{ErrorData, RoleServer};
 
 use super::convert::ServeError;
-use super::quota::{Counters, StreamSlot, count};
+use super::quota::{Counters, StreamSlot, count, session_of};
 use crate::sync::lock;
 
 /// Who to tell when the tools change: the sessions of 2025 clients, and the
 /// `subscriptions/listen` streams of 2026-07-28 clients (which wait on `generation`).
 pub(crate) struct Changes {
-    /// The 2025 sessions, each by its identity (the address of the client information rmcp keeps
-    /// for it, alive as long as the peer held here).
+    /// The 2025 sessions, each by its identity (`quota::session_of`: the address of the client
+    /// information rmcp keeps for it, alive as long as the peer held here).
     peers: Mutex<Vec<(usize, Peer<RoleServer>)>>,
     /// How many changes there have been.
     generation: tokio::sync::watch::Sender<u64>,
@@ -109,7 +109,7 @@ impl Changes {
     /// A 2025 session is ready: it is told of changes from now on. A session is listed once,
     /// however often its client repeats `notifications/initialized`.
     pub(crate) fn initialized(&self, peer: Peer<RoleServer>) {
-        let Some(session) = peer.peer_info().map(|info| Arc::as_ptr(&info) as usize) else {
+        let Some(session) = session_of(&peer) else {
             return;
         };
         let mut peers = lock(&self.peers);

@@ -109,21 +109,15 @@ impl Seal {
         request_state: Option<String>,
     ) -> Result<Input, ErrorData> {
         let mut responses = input_responses.unwrap_or_default();
-        let (mut answers, asked) = match request_state {
-            None => (Map::new(), None),
+        let mut answers = match request_state {
+            None => Map::new(),
             Some(state) => {
                 let saved = self.verify(binding, &state)?;
-                (saved.answers, Some(saved.asked))
+                responses.retain(|key, _| saved.asked.contains(key));
+                saved.answers
             }
         };
-        let keys: Vec<String> = match asked {
-            Some(asked) => asked,
-            None => responses.keys().cloned().collect(),
-        };
-        for key in keys {
-            let Some(answer) = responses.remove(&key) else {
-                continue;
-            };
+        for (key, answer) in responses {
             if !answer.is_object() {
                 return Err(ErrorData::invalid_params(
                     format!(

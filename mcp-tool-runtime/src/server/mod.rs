@@ -41,4 +41,5 @@ pub use compose::Merged;
 pub use convert::{ServeError, to_rmcp_result};
 pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};
 pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STATE_TTL};
+pub(crate) use quota::reached;
 pub use quota::{LIMIT_REACHED, Refusals};

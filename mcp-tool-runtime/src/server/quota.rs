@@ -100,12 +100,12 @@ pub(crate) fn count(counter: &AtomicU64) {
 /// A session's identity: the client information rmcp keeps for it (one `Arc` per session, set at
 /// `initialize`, alive while any of its requests is). A request without one (2026-07-28, which
 /// has no sessions) is held against the server's limits only.
-fn session_of(peer: &Peer<RoleServer>) -> Option<usize> {
+pub(crate) fn session_of(peer: &Peer<RoleServer>) -> Option<usize> {
     peer.peer_info().map(|info| Arc::as_ptr(&info) as usize)
 }
 
-/// The JSON-RPC error for a request refused at `limit`.
-fn reached(limit: &'static str, value: usize, what: String) -> ErrorData {
+/// The JSON-RPC error for a request refused at `limit` (`-32029`, `data` naming it).
+pub(crate) fn reached(limit: &'static str, value: usize, what: String) -> ErrorData {
     ErrorData::new(
         ErrorCode(LIMIT_REACHED),
         what,

@@ -71,36 +71,16 @@ where
 
 /// One call on its way to the tool: what it is, and the layers still to run before the tool.
 pub struct Next<'a> {
-    layers: &'a [Arc<dyn CallLayer>],
-    tool: &'a str,
-    registered: &'a Registered,
-    arguments: Value,
-    state: &'a State,
-    context: ToolContext,
-    check_results: bool,
+    pub(super) layers: &'a [Arc<dyn CallLayer>],
+    pub(super) tool: &'a str,
+    pub(super) registered: &'a Registered,
+    pub(super) arguments: Value,
+    pub(super) state: &'a State,
+    pub(super) context: ToolContext,
+    pub(super) check_results: bool,
 }
 
 impl<'a> Next<'a> {
-    pub(crate) fn new(
-        layers: &'a [Arc<dyn CallLayer>],
-        tool: &'a str,
-        registered: &'a Registered,
-        arguments: Value,
-        state: &'a State,
-        context: ToolContext,
-        check_results: bool,
-    ) -> Self {
-        Next {
-            layers,
-            tool,
-            registered,
-            arguments,
-            state,
-            context,
-            check_results,
-        }
-    }
-
     /// The tool's name.
     pub fn tool(&self) -> &str {
         self.tool

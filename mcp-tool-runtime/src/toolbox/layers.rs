@@ -15,7 +15,7 @@ use crate::result::ToolResult;
 
 /// Ends a call that runs longer than its tool's limit (feature `rmcp`, which brings the timer):
 /// the tool's future is dropped, so whatever it held is released, and the client gets an
-/// `isError` result naming the limit. Cheap to clone: clones share the settings and the count.
+/// `isError` result naming the limit. Clones share the count.
 /// Calls must run on a Tokio runtime with its timer on, as `#[tokio::main]` and rmcp's serving
 /// have.
 ///
@@ -45,41 +45,32 @@ use crate::result::ToolResult;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 #[derive(Debug, Clone)]
-pub struct Timeout(Arc<TimeoutInner>);
-
-#[cfg(feature = "rmcp")]
-#[derive(Debug)]
-struct TimeoutInner {
+pub struct Timeout {
     default: Duration,
     per_tool: HashMap<String, Duration>,
-    expired: AtomicU64,
+    expired: Arc<AtomicU64>,
 }
 
 #[cfg(feature = "rmcp")]
 impl Timeout {
     /// Every tool's calls end after `default`, unless [`tool`](Self::tool) says otherwise.
     pub fn new(default: Duration) -> Self {
-        Timeout(Arc::new(TimeoutInner {
+        Timeout {
             default,
             per_tool: HashMap::new(),
-            expired: AtomicU64::new(0),
-        }))
+            expired: Arc::default(),
+        }
     }
 
     /// The calls of the tool `name` end after `limit`.
-    pub fn tool(self, name: impl Into<String>, limit: Duration) -> Self {
-        let mut inner = Arc::try_unwrap(self.0).unwrap_or_else(|shared| TimeoutInner {
-            default: shared.default,
-            per_tool: shared.per_tool.clone(),
-            expired: AtomicU64::new(shared.expired.load(Ordering::Relaxed)),
-        });
-        inner.per_tool.insert(name.into(), limit);
-        Timeout(Arc::new(inner))
+    pub fn tool(mut self, name: impl Into<String>, limit: Duration) -> Self {
+        self.per_tool.insert(name.into(), limit);
+        self
     }
 
     /// How many calls were stopped at their limit.
     pub fn expired(&self) -> u64 {
-        self.0.expired.load(Ordering::Relaxed)
+        self.expired.load(Ordering::Relaxed)
     }
 }
 
@@ -87,17 +78,16 @@ impl Timeout {
 impl CallLayer for Timeout {
     fn call<'a>(&'a self, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
         let limit = self
-            .0
             .per_tool
             .get(next.tool())
             .copied()
-            .unwrap_or(self.0.default);
+            .unwrap_or(self.default);
         let tool = next.tool().to_owned();
         Box::pin(async move {
             match tokio::time::timeout(limit, next.run()).await {
                 Ok(result) => result,
                 Err(_) => {
-                    self.0.expired.fetch_add(1, Ordering::Relaxed);
+                    self.expired.fetch_add(1, Ordering::Relaxed);
                     ToolResult::error(format!(
                         "the call of tool `{tool}` ran longer than its limit of {limit:?} and was stopped"
                     ))
@@ -108,8 +98,8 @@ impl CallLayer for Timeout {
 }
 
 /// Refuses a call when its tool already has as many calls running as it allows: the client gets
-/// an `isError` result at once (it is not queued), naming the limit. Cheap to clone: clones
-/// share the settings, the counts and what is running.
+/// an `isError` result at once (it is not queued), naming the limit. Clones share the count of
+/// refusals and what is running.
 ///
 /// ```
 /// use mcp_tool_runtime::toolbox::layers::ConcurrencyLimit;
@@ -119,42 +109,34 @@ impl CallLayer for Timeout {
 /// assert_eq!(limit.refused(), 0);
 /// ```
 #[derive(Debug, Clone)]
-pub struct ConcurrencyLimit(Arc<ConcurrencyInner>);
-
-#[derive(Debug)]
-struct ConcurrencyInner {
+pub struct ConcurrencyLimit {
     default: usize,
     per_tool: HashMap<String, usize>,
-    running: Mutex<HashMap<String, Arc<AtomicUsize>>>,
-    refused: AtomicU64,
+    /// Calls running now, per tool, shared by clones.
+    running: Arc<Mutex<HashMap<String, Arc<AtomicUsize>>>>,
+    refused: Arc<AtomicU64>,
 }
 
 impl ConcurrencyLimit {
     /// At most `default` calls of each tool at once, unless [`tool`](Self::tool) says otherwise.
     pub fn new(default: usize) -> Self {
-        ConcurrencyLimit(Arc::new(ConcurrencyInner {
+        ConcurrencyLimit {
             default,
             per_tool: HashMap::new(),
-            running: Mutex::default(),
-            refused: AtomicU64::new(0),
-        }))
+            running: Arc::default(),
+            refused: Arc::default(),
+        }
     }
 
     /// At most `limit` calls of the tool `name` at once.
-    pub fn tool(self, name: impl Into<String>, limit: usize) -> Self {
-        let mut inner = Arc::try_unwrap(self.0).unwrap_or_else(|shared| ConcurrencyInner {
-            default: shared.default,
-            per_tool: shared.per_tool.clone(),
-            running: Mutex::default(),
-            refused: AtomicU64::new(shared.refused.load(Ordering::Relaxed)),
-        });
-        inner.per_tool.insert(name.into(), limit);
-        ConcurrencyLimit(Arc::new(inner))
+    pub fn tool(mut self, name: impl Into<String>, limit: usize) -> Self {
+        self.per_tool.insert(name.into(), limit);
+        self
     }
 
     /// How many calls were refused.
     pub fn refused(&self) -> u64 {
-        self.0.refused.load(Ordering::Relaxed)
+        self.refused.load(Ordering::Relaxed)
     }
 }
 
@@ -170,14 +152,14 @@ impl Drop for Running {
 impl CallLayer for ConcurrencyLimit {
     fn call<'a>(&'a self, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
         let tool = next.tool();
-        let limit = self.0.per_tool.get(tool).copied().unwrap_or(self.0.default);
-        let counter = crate::sync::lock(&self.0.running)
+        let limit = self.per_tool.get(tool).copied().unwrap_or(self.default);
+        let counter = crate::sync::lock(&self.running)
             .entry(tool.to_owned())
             .or_default()
             .clone();
         if counter.fetch_add(1, Ordering::AcqRel) >= limit {
             counter.fetch_sub(1, Ordering::AcqRel);
-            self.0.refused.fetch_add(1, Ordering::Relaxed);
+            self.refused.fetch_add(1, Ordering::Relaxed);
             let message = format!(
                 "tool `{tool}` already has {limit} calls running, its limit; try again when one finishes"
             );

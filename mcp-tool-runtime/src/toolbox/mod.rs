@@ -455,21 +455,21 @@ impl Toolbox {
                 name: name.to_owned(),
             });
         };
+        // Without layers, the call runs as it is: no boxed future on the hot path.
         if self.layers.is_empty() {
             return Ok(registered
                 .call(arguments, &self.state, context, self.checks_results())
                 .await);
         }
-        Ok(Next::new(
-            &self.layers,
-            name,
+        let next = Next {
+            layers: &self.layers,
+            tool: name,
             registered,
             arguments,
-            &self.state,
+            state: &self.state,
             context,
-            self.checks_results(),
-        )
-        .run()
-        .await)
+            check_results: self.checks_results(),
+        };
+        Ok(next.run().await)
     }
 }

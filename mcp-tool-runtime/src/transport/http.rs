@@ -21,14 +21,12 @@ use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use rmcp::RoleServer;
-use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, RequestId,
-};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::TxJsonRpcMessage;
 
-use super::budget::{self, DEFAULT_MAX_ELEMENTS, Refused};
-use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id, over_budget};
-use crate::server::LIMIT_REACHED;
+use super::budget::DEFAULT_MAX_ELEMENTS;
+use super::reply::{ID_SEARCH_BYTES, find_id, read_message};
+use crate::server::reached;
 
 pub use super::sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
 
@@ -198,13 +196,7 @@ where
                 }
             };
             // Counted first, without being built; only a body within the budget is parsed.
-            let parsed = match budget::check(&body, max_elements) {
-                Err(Refused::OverBudget) => Err(Some(over_budget(&body, max_elements))),
-                Err(Refused::Unreadable(error)) => Err(answer_unreadable(&body, &error)),
-                Ok(()) => serde_json::from_slice::<ClientJsonRpcMessage>(&body)
-                    .map_err(|error| answer_unreadable(&body, &error)),
-            };
-            match parsed {
+            match read_message(&body, max_elements) {
                 Err(Some(reply)) => {
                     return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
                 }
@@ -217,12 +209,10 @@ where
                     {
                         let max = sessions.max_sessions();
                         let reply = TxJsonRpcMessage::<RoleServer>::error(
-                            ErrorData::new(
-                                ErrorCode(LIMIT_REACHED),
-                                format!(
-                                    "the server already has {max} sessions (its max_sessions); try again later"
-                                ),
-                                Some(serde_json::json!({"limit": "max_sessions", "value": max})),
+                            reached(
+                                "max_sessions",
+                                max,
+                                BoundedSessionsError::Full(max).to_string(),
                             ),
                             Some(id),
                         );

@@ -20,8 +20,8 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use super::budget::{self, DEFAULT_MAX_ELEMENTS, Refused};
-use super::reply::{ID_SEARCH_BYTES, answer_unreadable, find_id, over_budget};
+use super::budget::DEFAULT_MAX_ELEMENTS;
+use super::reply::{ID_SEARCH_BYTES, find_id, read_message};
 
 /// The default largest message [`LineTransport`] reads: 16 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
@@ -262,16 +262,12 @@ where
                     find_id(text),
                 )),
                 _ if text.is_empty() => None,
-                _ => match budget::check(text, self.max_elements) {
-                    Err(Refused::OverBudget) => Some(over_budget(text, self.max_elements)),
-                    Err(Refused::Unreadable(error)) => answer_unreadable(text, &error),
-                    Ok(()) => match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
-                        Ok(message) => {
-                            self.line = reuse(line);
-                            return Some(message);
-                        }
-                        Err(error) => answer_unreadable(text, &error),
-                    },
+                _ => match read_message(text, self.max_elements) {
+                    Ok(message) => {
+                        self.line = reuse(line);
+                        return Some(message);
+                    }
+                    Err(reply) => reply.map(|reply| *reply),
                 },
             };
             self.line = reuse(line);

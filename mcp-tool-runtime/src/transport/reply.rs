@@ -2,17 +2,36 @@
 //! whenever one can be found, even in a line too deep or too malformed to parse.
 
 use rmcp::RoleServer;
-use rmcp::model::{ErrorCode, ErrorData, NumberOrString, RequestId};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, NumberOrString, RequestId};
 use rmcp::service::TxJsonRpcMessage;
 use serde_json::Value;
 
+use super::budget::{self, Refused};
 use crate::message::quote;
 
 /// How much of an over-long message is kept to look for its `id`.
 pub(crate) const ID_SEARCH_BYTES: usize = 64 << 10;
 
+/// One message as both transports read it: counted against the element budget without being
+/// built, then parsed into rmcp's model. `Err` holds the reply it is owed, if any (a
+/// notification that cannot be read gets none).
+pub(crate) fn read_message(
+    bytes: &[u8],
+    max_elements: usize,
+) -> Result<ClientJsonRpcMessage, Option<Box<TxJsonRpcMessage<RoleServer>>>> {
+    let reply = match budget::check(bytes, max_elements) {
+        Err(Refused::OverBudget) => Some(over_budget(bytes, max_elements)),
+        Err(Refused::Unreadable(error)) => answer_unreadable(bytes, &error),
+        Ok(()) => match serde_json::from_slice(bytes) {
+            Ok(message) => return Ok(message),
+            Err(error) => answer_unreadable(bytes, &error),
+        },
+    };
+    Err(reply.map(Box::new))
+}
+
 /// The reply to a line rmcp could not read, if it is owed one.
-pub(crate) fn answer_unreadable(
+fn answer_unreadable(
     line: &[u8],
     error: &serde_json::Error,
 ) -> Option<TxJsonRpcMessage<RoleServer>> {
@@ -53,7 +72,7 @@ pub(crate) fn answer_unreadable(
 
 /// The reply to a message with more JSON elements than `limit`, with its id when one is found
 /// near its beginning.
-pub(crate) fn over_budget(message: &[u8], limit: usize) -> TxJsonRpcMessage<RoleServer> {
+fn over_budget(message: &[u8], limit: usize) -> TxJsonRpcMessage<RoleServer> {
     TxJsonRpcMessage::<RoleServer>::error(
         ErrorData::invalid_request(
             format!("the message holds more than this server's limit of {limit} JSON elements"),
