@@ -95,6 +95,8 @@ pub struct ToolAttr {
     pub text: Option<syn::Path>,
     /// `meta("com.example/key" = value, ...)`: the entry's `_meta`, each value a literal.
     pub meta: Vec<(LitStr, Expr)>,
+    /// `scopes("invoices:write", ...)`: the OAuth scopes a caller needs.
+    pub scopes: Vec<LitStr>,
     pub krate: Option<syn::Path>,
 }
 
@@ -140,6 +142,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             MIME_TYPE => attr.mime_type = string(cx, &meta, MIME_TYPE)?,
             ICONS => attr.icons = icons(cx, &meta)?,
             META => attr.meta = meta_entries(cx, &meta)?,
+            SCOPES => attr.scopes = scopes(cx, &meta)?,
             MIRROR => attr.mirror = mirror(cx, &meta)?,
             TEXT => attr.text = text_fn(cx, &meta)?,
             CRATE => {
@@ -311,6 +314,63 @@ fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> 
         }
     }
     Ok(sources)
+}
+
+/// `scopes("invoices:read", ...)`: string literals, each an OAuth scope token (RFC 6749 §3.3:
+/// printable ASCII without spaces, `"` or `\`), none twice; each mistake at its token.
+fn scopes(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    const EXAMPLE: &str = "scopes(\"invoices:write\")";
+    let Some(list) = list::<Expr>(
+        cx,
+        meta,
+        &format!("`scopes` takes a list of OAuth scopes: `{EXAMPLE}`"),
+    )?
+    else {
+        return Ok(Vec::new());
+    };
+    if list.is_empty() {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`scopes` needs at least one scope: `{EXAMPLE}`, or leave `scopes` out"),
+        );
+    }
+    let mut scopes: Vec<LitStr> = Vec::new();
+    for expr in list {
+        match expr {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(scope),
+                ..
+            }) => {
+                let value = scope.value();
+                if let Some(bad) = value
+                    .chars()
+                    .find(|&c| !matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E'))
+                {
+                    cx.error_spanned_by(
+                        &scope,
+                        format!(
+                            "an OAuth scope is printable ASCII without spaces, `\"` or `\\` (RFC 6749 §3.3); \
+                             `{value}` has {bad:?}: write each scope as its own string"
+                        ),
+                    );
+                } else if value.is_empty() {
+                    cx.error_spanned_by(&scope, "a scope cannot be empty; write `scopes(\"invoices:write\")`");
+                } else if scopes.iter().any(|s| s.value() == value) {
+                    cx.error_spanned_by(&scope, format!("scope `{value}` is listed twice; remove one"));
+                } else {
+                    scopes.push(scope);
+                }
+            }
+            other => cx.error_spanned_by(
+                &other,
+                format!(
+                    "`scopes` takes string literals, found {}; write `{EXAMPLE}`",
+                    describe_expr(&other)
+                ),
+            ),
+        }
+    }
+    Ok(scopes)
 }
 
 /// `text = path::to::render`: the path of the function that writes the mirror.

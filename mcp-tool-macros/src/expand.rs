@@ -155,6 +155,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
     };
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
     let icons = &attr.icons;
+    let scopes = &attr.scopes;
     let mirror = option(attr.mirror.map(|(compact, _)| {
         if compact {
             quote!(#krate::Mirror::Compact)
@@ -188,6 +189,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             .into_iter()
             .collect(),
             mirror: #mirror,
+            scopes: #krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*]),
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

@@ -13,6 +13,7 @@ pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
 pub const MIRROR: &str = "mirror";
 pub const TEXT: &str = "text";
+pub const SCOPES: &str = "scopes";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -30,6 +31,7 @@ pub const TOOL_KEYS: &[&str] = &[
     TEXT,
     ICONS,
     META,
+    SCOPES,
     CRATE,
 ];
 

@@ -74,6 +74,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod auth;
 mod build;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 mod conform;

@@ -229,6 +229,9 @@ pub struct ToolDeclaration {
     pub meta: Map<String, Value>,
     /// How the text mirror is written; `None` defers to the server default.
     pub mirror: Option<Mirror>,
+    /// The OAuth scopes a caller needs to call the tool (`scopes(...)` on `#[mcp_tool]`). A
+    /// caller verified without them is refused before the tool runs; see [`auth`](crate::auth).
+    pub scopes: Cow<'static, [&'static str]>,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -259,6 +262,7 @@ impl ToolDeclaration {
             icons: Vec::new(),
             meta: Map::new(),
             mirror: None,
+            scopes: Cow::Borrowed(&[]),
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,
@@ -283,6 +287,12 @@ impl ToolDeclaration {
     /// Writes the text mirror as `mirror` whatever the server default.
     pub fn mirror(mut self, mirror: Mirror) -> Self {
         self.mirror = Some(mirror);
+        self
+    }
+
+    /// Sets the OAuth scopes a caller needs (see [`scopes`](Self::scopes)).
+    pub fn scopes(mut self, scopes: &'static [&'static str]) -> Self {
+        self.scopes = Cow::Borrowed(scopes);
         self
     }
 

@@ -1,10 +1,13 @@
 //! The port a [`ToolContext`](super::ToolContext) talks through: the rmcp peer of a served call,
 //! a [`Recording`](super::Recording) in tests, or nothing (a detached context).
 
+use std::sync::Arc;
+
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::LogLevel;
+use crate::auth::Caller;
 use super::client::{Capability, ClientRequest, ClientRequestError};
 
 /// What the request being served says about itself.
@@ -14,6 +17,7 @@ pub(crate) struct RequestInfo {
     pub meta: Map<String, Value>,
     pub protocol_version: Option<String>,
     pub client_capabilities: Option<Map<String, Value>>,
+    pub caller: Option<Arc<Caller>>,
 }
 
 /// Where a context's notifications and requests go: the rmcp peer, a recording, or nowhere.

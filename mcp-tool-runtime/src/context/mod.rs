@@ -62,6 +62,8 @@ pub use client::{
     SamplingRequest,
 };
 use elicit::{elicitation_schema, parse_elicitation};
+
+use crate::auth::Caller;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub use recording::{Recorded, Recording};
@@ -250,6 +252,22 @@ impl ToolContext {
     /// The capabilities the client declared (`None` when not known).
     pub fn client_capabilities(&self) -> Option<&Map<String, Value>> {
         self.request().client_capabilities.as_ref()
+    }
+
+    /// Who is calling, as the server verified it (a bearer token's subject, client, scopes and
+    /// claims): `None` over stdio, over HTTP without authorization, and when detached.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::auth::Caller;
+    /// use mcp_tool_runtime::context::Recording;
+    ///
+    /// let recording = Recording::new().caller(Caller::new("alice").scopes(["invoices:read"]));
+    /// let ctx = recording.context();
+    /// assert_eq!(ctx.caller().and_then(|c| c.subject()), Some("alice"));
+    /// assert!(Recording::new().context().caller().is_none());
+    /// ```
+    pub fn caller(&self) -> Option<&Caller> {
+        self.request().caller.as_deref()
     }
 
     /// Whether the client declared `capability`; `None` when its capabilities are not known.

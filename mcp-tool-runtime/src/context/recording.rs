@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::channel::{Channel, RequestInfo};
 use super::client::{ClientRequest, ClientRequestError};
 use super::{LogLevel, ToolContext};
+use crate::auth::Caller;
 use crate::sync::lock;
 
 /// Something a tool did through a [`Recording`] context.
@@ -84,6 +85,7 @@ struct RecordingState {
 pub struct Recording {
     state: Arc<Mutex<RecordingState>>,
     capabilities: Option<Map<String, Value>>,
+    caller: Option<Arc<Caller>>,
 }
 
 impl std::fmt::Debug for Recording {
@@ -124,6 +126,13 @@ impl Recording {
     /// ```
     pub fn fail(self, key: impl Into<String>, error: ClientRequestError) -> Self {
         self.lock().answers.insert(key.into(), Err(error));
+        self
+    }
+
+    /// Sets who is calling, as a verified token would
+    /// ([`ToolContext::caller`](super::ToolContext::caller)); by default nobody is.
+    pub fn caller(mut self, caller: Caller) -> Self {
+        self.caller = Some(Arc::new(caller));
         self
     }
 
@@ -203,6 +212,7 @@ impl Channel for Recording {
             meta,
             protocol_version: None,
             client_capabilities: self.capabilities.clone(),
+            caller: self.caller.clone(),
         }
     }
     fn progress(

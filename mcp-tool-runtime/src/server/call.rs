@@ -10,19 +10,53 @@ use rmcp::model::{CallToolResponse, CustomRequest, CustomResult, ErrorCode, Inpu
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
+use tracing::Instrument;
 
 use super::convert::to_rmcp_result;
 use super::input::Binding;
 use super::live::Live;
 use super::shared::Shared;
+use super::telemetry::{CallSpan, Outcome};
 use super::version::is_2026_07_28;
+use crate::auth::Caller;
 use crate::context::{Capability, ToolContext};
 use crate::message::describe;
 use crate::toolbox::UnknownTool;
 
 /// Serves one `tools/call` of the tool `name`, well-formed or not: every call, whatever its
-/// shape, runs here, where the client's cancellation drops it.
+/// shape, runs here, where the client's cancellation drops it, inside its `tracing` span.
 pub(crate) async fn serve_call(
+    shared: &Arc<Shared>,
+    name: &str,
+    arguments: Value,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    let call = CallSpan::start(name, &context, verified_caller(&context).as_deref());
+    let response = run_call(
+        shared,
+        name,
+        arguments,
+        input_responses,
+        request_state,
+        context,
+    )
+    .instrument(call.span.clone())
+    .await;
+    call.finish(match &response {
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            Outcome::ToolError
+        }
+        Ok(CallToolResponse::InputRequired(_)) => Outcome::InputRequired,
+        Ok(_) => Outcome::Ok,
+        Err(error) if error.code == CANCELLED => Outcome::Cancelled,
+        Err(_) => Outcome::Error,
+    });
+    response
+}
+
+async fn run_call(
     shared: &Arc<Shared>,
     name: &str,
     arguments: Value,
@@ -107,16 +141,39 @@ fn missing_capability(capability: Capability) -> ErrorData {
     )
 }
 
-/// Who is calling, for binding a `requestState` to its caller: the credential the HTTP request
-/// came with (its `Authorization` header), if any. Over stdio, and over HTTP without
-/// credentials, there is none: one process serves one client, or anyone who can reach the server
-/// is the same caller to it.
+/// Who is calling, for binding a `requestState` to its caller: the verified caller's subject and
+/// client when the request was authorized, otherwise the credential the HTTP request came with
+/// (its `Authorization` header), if any. Over stdio, and over HTTP without credentials, there is
+/// none: one process serves one client, or anyone who can reach the server is the same caller
+/// to it.
 fn caller(context: &RequestContext<RoleServer>) -> Option<Vec<u8>> {
+    if let Some(caller) = verified_caller(context) {
+        // Stable across token refreshes; the two parts cannot run together (NUL between).
+        let mut key = b"verified\0".to_vec();
+        key.extend_from_slice(caller.subject().unwrap_or_default().as_bytes());
+        key.push(0);
+        key.extend_from_slice(caller.client().unwrap_or_default().as_bytes());
+        return Some(key);
+    }
     #[cfg(feature = "http")]
     {
         let parts = context.extensions.get::<http::request::Parts>()?;
         let credential = parts.headers.get(http::header::AUTHORIZATION)?;
         Some(credential.as_bytes().to_vec())
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        None
+    }
+}
+
+/// The caller an authorizing HTTP layer verified for this request (see
+/// [`auth`](crate::auth)), if any: it travels in the HTTP request's extensions.
+pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<Arc<Caller>> {
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        parts.extensions.get::<Arc<Caller>>().cloned()
     }
     #[cfg(not(feature = "http"))]
     {
@@ -240,13 +297,15 @@ pub(crate) async fn custom_request(
     .map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
+/// The code of [`cancelled`]: JSON-RPC reserves none for it; -32800 is the one LSP uses.
+const CANCELLED: ErrorCode = ErrorCode(-32800);
+
 /// What the handler returns for a call the client cancelled. MCP says a cancelled request SHOULD
 /// get no response, and rmcp sends none (the `over_the_wire` tests check it); this value only
 /// ends the handler.
 fn cancelled(tool: &str) -> ErrorData {
     ErrorData::new(
-        // JSON-RPC reserves no code for it; -32800 is the one LSP uses.
-        ErrorCode(-32800),
+        CANCELLED,
         format!("the call of tool `{tool}` was cancelled by the client"),
         None,
     )

@@ -12,7 +12,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::call::{custom_request, router, serve_call};
+use super::call::{custom_request, router, serve_call, verified_caller};
 use super::changes::{Changes, UpdateError};
 use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
@@ -108,6 +108,7 @@ impl ToolboxServer {
                 log_levels: Arc::new(LogLevels::default()),
                 limits: RwLock::new(Limits::default()),
                 quotas: Arc::default(),
+                list_by_scope: Default::default(),
             }),
         })
     }
@@ -160,6 +161,17 @@ impl ToolboxServer {
         self.shared.seal.set_ttl(limits.request_state_ttl);
         *write(&self.shared.limits) = limits;
         Ok(self)
+    }
+
+    /// Whether `tools/list` shows a verified caller only the tools its token's scopes allow it to
+    /// call (off by default: every caller sees every tool, and a call without the scopes is
+    /// refused). When on, the list is private to each caller: at 2026-07-28 its `cacheScope`
+    /// says so. Applies to every clone of this server. See [`auth`](crate::auth).
+    pub fn set_list_by_scope(&self, on: bool) -> &Self {
+        self.shared
+            .list_by_scope
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+        self
     }
 
     /// The limits in force.
@@ -287,11 +299,35 @@ impl ServerHandler for ToolboxServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut result = ListToolsResult::with_all_items(self.shared.snapshot().tools.clone());
+        let snapshot = self.shared.snapshot();
+        let by_scope = self
+            .shared
+            .list_by_scope
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let caller = by_scope.then(|| verified_caller(&context)).flatten();
+        let tools = match &caller {
+            Some(caller) => snapshot
+                .tools
+                .iter()
+                .filter(|tool| {
+                    snapshot
+                        .toolbox
+                        .scopes(&tool.name)
+                        .is_none_or(|scopes| caller.missing_scopes(scopes).is_empty())
+                })
+                .cloned()
+                .collect(),
+            None => snapshot.tools.clone(),
+        };
+        let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_07_28(&context) {
             let hints = *lock(&self.shared.cache);
             result.ttl_ms = Some(hints.ttl_ms);
-            result.cache_scope = Some(hints.scope);
+            result.cache_scope = Some(if by_scope {
+                CacheScope::Private
+            } else {
+                hints.scope
+            });
         }
         Ok(result)
     }

@@ -13,10 +13,12 @@ use serde_json::{Map, Value};
 use super::input::{Input, invalid_request};
 use super::levels::level_of;
 use super::quota::count;
+use super::call::verified_caller;
 use super::shared::Shared;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
 };
+use crate::auth::Caller;
 use crate::sync::lock;
 
 pub(crate) struct Live {
@@ -33,6 +35,7 @@ pub(crate) struct Live {
     protocol_version: Option<String>,
     client_capabilities: Option<Map<String, Value>>,
     log_level: Option<LogLevel>,
+    caller: Option<Arc<Caller>>,
 }
 
 impl Live {
@@ -52,6 +55,7 @@ impl Live {
             .client_capabilities()
             .and_then(|c| object(serde_json::to_value(c)));
         let log_level = context.meta.log_level().map(level_of);
+        let caller = verified_caller(&context);
         let meta = std::mem::take(&mut context.meta.0.0);
         Live {
             context,
@@ -61,6 +65,7 @@ impl Live {
             protocol_version,
             client_capabilities,
             log_level,
+            caller,
         }
     }
 
@@ -117,6 +122,7 @@ impl Channel for Live {
             meta: lock(&self.meta).take().unwrap_or_default(),
             protocol_version: self.protocol_version.clone(),
             client_capabilities: self.client_capabilities.clone(),
+            caller: self.caller.clone(),
         }
     }
 

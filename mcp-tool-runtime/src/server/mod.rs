@@ -34,6 +34,7 @@ mod limits;
 mod live;
 mod quota;
 mod shared;
+mod telemetry;
 mod version;
 
 pub use changes::UpdateError;
@@ -41,5 +42,6 @@ pub use compose::Merged;
 pub use convert::{ServeError, to_rmcp_result};
 pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};
 pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STATE_TTL};
+#[cfg(feature = "http")]
 pub(crate) use quota::reached;
 pub use quota::{LIMIT_REACHED, Refusals};

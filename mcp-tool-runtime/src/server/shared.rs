@@ -23,6 +23,8 @@ pub(crate) struct Shared {
     pub(crate) log_levels: Arc<LogLevels>,
     pub(crate) limits: RwLock<Limits>,
     pub(crate) quotas: Arc<Quotas>,
+    /// `tools/list` shows a verified caller only the tools its scopes allow.
+    pub(crate) list_by_scope: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {

@@ -3,6 +3,7 @@
 //! structured result is checked against the advertised schema (feature `self-check`), and a
 //! result over the ceiling is refused.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -28,9 +29,29 @@ pub(crate) struct Registered {
     pub(crate) known_arguments: Option<BTreeSet<String>>,
     /// The advertised `outputSchema`, for the result self-check.
     pub(crate) check: ToolCheck,
+    /// The OAuth scopes a verified caller needs.
+    pub(crate) scopes: Cow<'static, [&'static str]>,
 }
 
 impl Registered {
+    /// An `isError` result when the call's verified caller lacks a scope the tool needs. An HTTP
+    /// server with [`auth`](crate::auth) answers such a call with 403 before it gets here; this
+    /// holds for every other way a caller is set.
+    fn refuse_caller(&self, context: &ToolContext) -> Option<ToolResult> {
+        if self.scopes.is_empty() {
+            return None;
+        }
+        let missing = context.caller()?.missing_scopes(&self.scopes);
+        (!missing.is_empty()).then(|| {
+            ToolResult::error(format!(
+                "tool `{}` needs the scope{} `{}`, which the caller's token does not grant",
+                self.options.tool_name,
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join("` `"),
+            ))
+        })
+    }
+
     /// Calls the tool with `arguments`; `check` says whether the result is self-checked.
     pub(crate) async fn call(
         &self,
@@ -41,6 +62,9 @@ impl Registered {
     ) -> ToolResult {
         let options = &self.options;
         let name = &options.tool_name;
+        if let Some(refusal) = self.refuse_caller(&context) {
+            return refusal;
+        }
         if let Some(depth) = too_deep(&arguments) {
             dismantle(arguments);
             return options.error(format!(

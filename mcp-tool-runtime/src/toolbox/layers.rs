@@ -1,12 +1,12 @@
-//! Ready [`CallLayer`]s: a time limit per tool, and a limit on the calls of each tool running at
-//! once. Each refusal is an `isError` result saying what happened, and is counted.
+//! Ready [`CallLayer`]s: a time limit per tool, a limit on the calls of each tool running at
+//! once, and a rate limit per caller. Each refusal is an `isError` result saying what happened,
+//! and is counted.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-#[cfg(feature = "rmcp")]
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 
@@ -171,5 +171,141 @@ impl CallLayer for ConcurrencyLimit {
             drop(running);
             result
         })
+    }
+}
+
+/// Refuses a caller's call past its rate: each caller (the verified
+/// [`Caller`](crate::auth::Caller)'s subject, or its client when the token names no subject;
+/// every call without a verified caller counts as one caller) may make `calls` calls per `per`,
+/// in bursts of up to `calls` (a token bucket). A refused call gets an `isError` result at once,
+/// saying when to try again. Clones share the buckets and the count.
+///
+/// At most [`max_callers`](Self::max_callers) callers are tracked at once (10,000 unless set):
+/// buckets that have filled up again are forgotten first, and a new caller past the bound is
+/// refused, so no number of callers grows memory without bound.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use std::time::Duration;
+/// use mcp_tool_runtime::auth::Caller;
+/// use mcp_tool_runtime::context::Recording;
+/// use mcp_tool_runtime::toolbox::layers::RateLimit;
+/// use mcp_tool_runtime::{mcp_tool, Toolbox};
+///
+/// /// Answers pong.
+/// #[mcp_tool]
+/// fn ping() -> String { "pong".into() }
+///
+/// let limit = RateLimit::new(2, Duration::from_secs(60));
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(ping::tool()).unwrap();
+/// toolbox.layer(limit.clone());
+/// let alice = Recording::new().caller(Caller::new("alice"));
+/// for _ in 0..2 {
+///     let ok = toolbox.call_tool_with("ping", serde_json::json!({}), alice.context()).await.unwrap();
+///     assert!(!ok.is_error);
+/// }
+/// let refused = toolbox.call_tool_with("ping", serde_json::json!({}), alice.context()).await.unwrap();
+/// assert!(refused.is_error);
+/// assert!(refused.text().unwrap().starts_with("caller `alice` made 2 calls in 60s, its limit;"));
+/// // Another caller has a bucket of its own.
+/// let bob = Recording::new().caller(Caller::new("bob"));
+/// assert!(!toolbox.call_tool_with("ping", serde_json::json!({}), bob.context()).await.unwrap().is_error);
+/// assert_eq!(limit.refused(), 1);
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct RateLimit {
+    calls: u32,
+    per: Duration,
+    max_callers: usize,
+    buckets: Arc<Mutex<HashMap<String, Bucket>>>,
+    refused: Arc<AtomicU64>,
+}
+
+/// What a caller has left: `tokens` at `at`, refilled continuously.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// The default bound on the callers a [`RateLimit`] tracks at once.
+pub const DEFAULT_MAX_CALLERS: usize = 10_000;
+
+/// The name calls without a verified caller share a bucket under.
+const ANONYMOUS: &str = "anonymous";
+
+impl RateLimit {
+    /// Each caller may make `calls` calls per `per` (at least one call, over a non-zero time).
+    pub fn new(calls: u32, per: Duration) -> Self {
+        RateLimit {
+            calls: calls.max(1),
+            per: per.max(Duration::from_millis(1)),
+            max_callers: DEFAULT_MAX_CALLERS,
+            buckets: Arc::default(),
+            refused: Arc::default(),
+        }
+    }
+
+    /// Tracks at most `max` callers at once ([`DEFAULT_MAX_CALLERS`] unless set).
+    pub fn max_callers(mut self, max: usize) -> Self {
+        self.max_callers = max.max(1);
+        self
+    }
+
+    /// How many calls were refused.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Takes one call from `caller`'s bucket, or says how long until it may call again.
+    fn take(&self, caller: &str) -> Result<(), Duration> {
+        let capacity = f64::from(self.calls);
+        let rate = capacity / self.per.as_secs_f64();
+        let now = Instant::now();
+        let mut buckets = crate::sync::lock(&self.buckets);
+        if !buckets.contains_key(caller) && buckets.len() >= self.max_callers {
+            // Full buckets say nothing a new one would not: forget them first.
+            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < capacity);
+            if buckets.len() >= self.max_callers {
+                return Err(self.per);
+            }
+        }
+        let bucket = buckets.entry(caller.to_owned()).or_insert(Bucket {
+            tokens: capacity,
+            at: now,
+        });
+        let tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(capacity);
+        bucket.at = now;
+        if tokens >= 1.0 {
+            bucket.tokens = tokens - 1.0;
+            Ok(())
+        } else {
+            bucket.tokens = tokens;
+            Err(Duration::from_secs_f64((1.0 - tokens) / rate))
+        }
+    }
+}
+
+impl CallLayer for RateLimit {
+    fn call<'a>(&'a self, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
+        let caller = next.context().caller();
+        let key = caller
+            .and_then(|c| c.subject().or(c.client()))
+            .unwrap_or(ANONYMOUS);
+        match self.take(key) {
+            Ok(()) => next.run(),
+            Err(wait) => {
+                self.refused.fetch_add(1, Ordering::Relaxed);
+                let message = format!(
+                    "caller `{key}` made {} calls in {:?}, its limit; try again in {:.1}s",
+                    self.calls,
+                    self.per,
+                    wait.as_secs_f64()
+                );
+                Box::pin(async move { ToolResult::error(message) })
+            }
+        }
     }
 }

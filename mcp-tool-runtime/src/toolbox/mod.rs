@@ -363,6 +363,7 @@ impl Toolbox {
                 options,
                 known_arguments,
                 check,
+                scopes: declaration.scopes,
             },
         );
         Ok(self)
@@ -390,6 +391,25 @@ impl Toolbox {
     /// The `tools/list` entries, sorted by name. Built at registration; nothing is computed here.
     pub fn list_tools(&self) -> &[ToolDefinition] {
         &self.definitions
+    }
+
+    /// The OAuth scopes a caller needs to call the tool `name` (empty when it needs none), or
+    /// `None` when there is no such tool.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox};
+    ///
+    /// /// Voids an invoice.
+    /// #[mcp_tool(scopes("invoices:write"))]
+    /// fn void_invoice(number: String) -> String { number }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(void_invoice::tool()).unwrap();
+    /// assert_eq!(toolbox.scopes("void_invoice"), Some(&["invoices:write"][..]));
+    /// assert_eq!(toolbox.scopes("nothing"), None);
+    /// ```
+    pub fn scopes(&self, name: &str) -> Option<&[&'static str]> {
+        self.tools.get(name).map(|r| &*r.scopes)
     }
 
     /// Calls the tool `name` with `arguments` (a JSON object, or `null` for none).

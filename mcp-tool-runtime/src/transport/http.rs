@@ -67,6 +67,8 @@ pub struct HttpGuard<S> {
     max_elements: usize,
     body_timeout: Duration,
     sessions: Option<Arc<BoundedSessions>>,
+    #[cfg(feature = "auth")]
+    auth: Option<crate::auth::ResourceServer>,
 }
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
@@ -81,7 +83,22 @@ impl<S> HttpGuard<S> {
             max_elements: DEFAULT_MAX_ELEMENTS,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             sessions: None,
+            #[cfg(feature = "auth")]
+            auth: None,
         }
+    }
+
+    /// Makes the endpoint an OAuth 2.1 resource server (feature `auth`): every request must
+    /// carry a bearer token `resource_server` accepts, checked from the headers before the
+    /// body is read (401 with MCP's `WWW-Authenticate` challenge otherwise), and a `tools/call`
+    /// whose token lacks the tool's scopes is refused with 403 `insufficient_scope` before rmcp
+    /// reads it. The verified [`Caller`](crate::auth::Caller) goes with the request to the tool
+    /// ([`ToolContext::caller`](crate::ToolContext::caller)). See [`auth`](crate::auth).
+    #[cfg(feature = "auth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+    pub fn authorize(mut self, resource_server: crate::auth::ResourceServer) -> Self {
+        self.auth = Some(resource_server);
+        self
     }
 
     /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
@@ -147,8 +164,23 @@ where
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
+        #[cfg(feature = "auth")]
+        let auth = self.auth.clone();
         Box::pin(async move {
-            let (parts, body) = request.into_parts();
+            #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
+            let (mut parts, body) = request.into_parts();
+            // Who is calling, from the headers alone: a refused request costs no body read.
+            #[cfg(feature = "auth")]
+            let caller = match &auth {
+                Some(auth) => match auth.authenticate(&parts.headers).await {
+                    Ok(caller) => {
+                        parts.extensions.insert(caller.clone());
+                        Some(caller)
+                    }
+                    Err(refusal) => return Ok(refusal),
+                },
+                None => None,
+            };
             if parts.method != Method::POST {
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
                 return inner.call(empty).await;
@@ -202,6 +234,13 @@ where
                 }
                 Err(None) => {}
                 Ok(message) => {
+                    #[cfg(feature = "auth")]
+                    if let (Some(auth), Some(caller), Some(tool)) =
+                        (&auth, &caller, called_tool(&message))
+                        && let Err(refusal) = auth.authorize_call(caller, tool)
+                    {
+                        return Ok(refusal);
+                    }
                     if let Some(sessions) = &sessions
                         && !parts.headers.contains_key(SESSION_ID)
                         && let Some(id) = initialize_id(message)
@@ -284,6 +323,23 @@ fn initialize_id(message: ClientJsonRpcMessage) -> Option<RequestId> {
         {
             Some(request.id)
         }
+        _ => None,
+    }
+}
+
+/// The tool a `tools/call` names, whatever the shape of its other params.
+#[cfg(feature = "auth")]
+fn called_tool(message: &ClientJsonRpcMessage) -> Option<&str> {
+    let JsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    match &request.request {
+        ClientRequest::CallToolRequest(call) => Some(&call.params.name),
+        ClientRequest::CustomRequest(custom) if custom.method == "tools/call" => custom
+            .params
+            .as_ref()
+            .and_then(|p| p.get("name"))
+            .and_then(serde_json::Value::as_str),
         _ => None,
     }
 }

@@ -1,0 +1,386 @@
+//! [`JwtVerifier`]: bearer tokens verified as JWTs against the keys the issuer publishes (its
+//! JWKS), fetched and cached with rotation.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use futures_util::future::BoxFuture;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{Map, Value};
+
+use super::{Caller, TokenError, TokenVerifier};
+
+/// The default clock skew allowed on `exp` and `nbf`: 60 seconds.
+pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(60);
+/// The default time the issuer's keys are used before they are fetched again: 10 minutes.
+pub const DEFAULT_KEYS_MAX_AGE: Duration = Duration::from_secs(600);
+/// The default shortest time between two fetches of the keys (a token naming an unknown key
+/// fetches them again, at most this often): 30 seconds.
+pub const DEFAULT_MIN_REFRESH: Duration = Duration::from_secs(30);
+/// The largest metadata or key-set document read from the issuer: 1 MiB.
+const MAX_DOCUMENT_BYTES: usize = 1 << 20;
+/// The most keys a token's signature is tried against.
+const MAX_CANDIDATE_KEYS: usize = 8;
+
+/// Verifies bearer tokens that are JWTs signed by the issuer (RFC 9068 access tokens, and what
+/// most authorization servers issue): the signature with the issuer's published keys (its
+/// JWKS, found through its metadata unless given), `iss`, `aud` (this server's resource),
+/// `exp` and `nbf` with a clock skew allowed. The keys are cached; a token naming a key not in
+/// the cache fetches them again (at most every [`min_refresh`](Self::min_refresh)), so the
+/// issuer can rotate its keys. Only asymmetric algorithms are accepted (`RS*`, `PS*`, `ES*`,
+/// `EdDSA`), never `none` or a shared secret.
+///
+/// The caller it returns has the token's `sub`, its `client_id` (or `azp`), its scopes (the
+/// `scope` claim, space-separated, or `scp`) and every claim.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use mcp_tool_runtime::auth::JwtVerifier;
+///
+/// let verifier = JwtVerifier::new("https://auth.example.com", "https://mcp.example.com/mcp")
+///     .leeway(Duration::from_secs(30));
+/// ```
+#[derive(Clone)]
+pub struct JwtVerifier {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    issuer: String,
+    audience: String,
+    jwks_uri: Option<String>,
+    leeway: Duration,
+    max_age: Duration,
+    min_refresh: Duration,
+    algorithms: Vec<Algorithm>,
+    client: reqwest::Client,
+    keys: RwLock<Option<Arc<Keys>>>,
+    /// One fetch at a time; the others wait for it and use what it fetched.
+    fetching: tokio::sync::Mutex<()>,
+}
+
+/// The issuer's keys, when they were fetched.
+struct Keys {
+    by_kid: HashMap<String, Vec<(Algorithm, DecodingKey)>>,
+    without_kid: Vec<(Option<Algorithm>, DecodingKey)>,
+    fetched: Instant,
+}
+
+impl std::fmt::Debug for JwtVerifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtVerifier")
+            .field("issuer", &self.inner.issuer)
+            .field("audience", &self.inner.audience)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JwtVerifier {
+    /// Accepts tokens `issuer` issued for `audience` (this server's resource identifier, the
+    /// `resource` of its [`ProtectedResourceMetadata`](super::ProtectedResourceMetadata)).
+    pub fn new(issuer: impl Into<String>, audience: impl Into<String>) -> Self {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_default();
+        JwtVerifier {
+            inner: Arc::new(Inner {
+                issuer: issuer.into(),
+                audience: audience.into(),
+                jwks_uri: None,
+                leeway: DEFAULT_LEEWAY,
+                max_age: DEFAULT_KEYS_MAX_AGE,
+                min_refresh: DEFAULT_MIN_REFRESH,
+                algorithms: vec![
+                    Algorithm::RS256,
+                    Algorithm::RS384,
+                    Algorithm::RS512,
+                    Algorithm::PS256,
+                    Algorithm::PS384,
+                    Algorithm::PS512,
+                    Algorithm::ES256,
+                    Algorithm::ES384,
+                    Algorithm::EdDSA,
+                ],
+                client,
+                keys: RwLock::new(None),
+                fetching: tokio::sync::Mutex::new(()),
+            }),
+        }
+    }
+
+    fn with(mut self, f: impl FnOnce(&mut Inner)) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            f(inner);
+        }
+        self
+    }
+
+    /// Fetches the keys from `uri` instead of the `jwks_uri` in the issuer's metadata.
+    pub fn jwks_uri(self, uri: impl Into<String>) -> Self {
+        let uri = uri.into();
+        self.with(|i| i.jwks_uri = Some(uri))
+    }
+
+    /// The clock skew allowed on `exp` and `nbf` ([`DEFAULT_LEEWAY`] unless set).
+    pub fn leeway(self, leeway: Duration) -> Self {
+        self.with(|i| i.leeway = leeway)
+    }
+
+    /// How long fetched keys are used before they are fetched again
+    /// ([`DEFAULT_KEYS_MAX_AGE`] unless set).
+    pub fn keys_max_age(self, max_age: Duration) -> Self {
+        self.with(|i| i.max_age = max_age)
+    }
+
+    /// The shortest time between two fetches of the keys ([`DEFAULT_MIN_REFRESH`] unless set),
+    /// so tokens naming unknown keys cannot make the server hammer the issuer.
+    pub fn min_refresh(self, min_refresh: Duration) -> Self {
+        self.with(|i| i.min_refresh = min_refresh)
+    }
+
+    /// The signature algorithms accepted (by default every asymmetric one). Symmetric
+    /// algorithms (`HS*`) are ignored: a resource server never holds the issuer's secret.
+    pub fn algorithms(self, algorithms: impl IntoIterator<Item = Algorithm>) -> Self {
+        let algorithms: Vec<_> = algorithms
+            .into_iter()
+            .filter(|a| !matches!(a, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512))
+            .collect();
+        self.with(|i| i.algorithms = algorithms)
+    }
+
+    async fn verify_token(&self, token: &str) -> Result<Caller, TokenError> {
+        let inner = &*self.inner;
+        let header = jsonwebtoken::decode_header(token).map_err(|e| error_of(&e))?;
+        if !inner.algorithms.contains(&header.alg) {
+            return Err(TokenError::Invalid(format!(
+                "the algorithm {:?} is not accepted",
+                header.alg
+            )));
+        }
+        let mut keys = self.keys(false).await?;
+        let mut keys_to_try = candidates(&keys, header.kid.as_deref(), header.alg);
+        if keys_to_try.is_empty() {
+            // A key the cache does not know: the issuer may have rotated its keys.
+            keys = self.keys(true).await?;
+            keys_to_try = candidates(&keys, header.kid.as_deref(), header.alg);
+        }
+        if keys_to_try.is_empty() {
+            return Err(TokenError::BadSignature);
+        }
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&inner.issuer]);
+        validation.set_audience(&[&inner.audience]);
+        validation.leeway = inner.leeway.as_secs();
+        validation.validate_nbf = true;
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        let mut last = TokenError::BadSignature;
+        for key in keys_to_try.iter().take(MAX_CANDIDATE_KEYS) {
+            match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
+                Ok(data) => return Ok(caller_of(data.claims)),
+                Err(e) if matches!(e.kind(), ErrorKind::InvalidSignature) => {}
+                Err(e) => last = error_of(&e),
+            }
+        }
+        Err(last)
+    }
+
+    /// The cached keys, fetched when there are none or they are too old, or (`refresh`) when a
+    /// token named a key they lack and the last fetch is old enough.
+    async fn keys(&self, refresh: bool) -> Result<Arc<Keys>, TokenError> {
+        let inner = &*self.inner;
+        let fresh = |keys: &Option<Arc<Keys>>| {
+            keys.as_ref().filter(|k| {
+                let age = k.fetched.elapsed();
+                age < inner.max_age && (!refresh || age < inner.min_refresh)
+            })
+            .cloned()
+        };
+        if let Some(keys) = fresh(&crate::sync::read(&inner.keys)) {
+            return Ok(keys);
+        }
+        let _one = inner.fetching.lock().await;
+        // Another caller may have fetched them while this one waited.
+        if let Some(keys) = crate::sync::read(&inner.keys)
+            .as_ref()
+            .filter(|k| k.fetched.elapsed() < inner.min_refresh)
+        {
+            return Ok(keys.clone());
+        }
+        let keys = Arc::new(self.fetch_keys().await?);
+        *crate::sync::write(&inner.keys) = Some(keys.clone());
+        Ok(keys)
+    }
+
+    async fn fetch_keys(&self) -> Result<Keys, TokenError> {
+        let inner = &*self.inner;
+        let uri = match &inner.jwks_uri {
+            Some(uri) => uri.clone(),
+            None => self.discover_jwks_uri().await?,
+        };
+        let set: JwkSet = fetch_json(&inner.client, &uri).await?;
+        let mut keys = Keys {
+            by_kid: HashMap::new(),
+            without_kid: Vec::new(),
+            fetched: Instant::now(),
+        };
+        for jwk in &set.keys {
+            let Ok(key) = DecodingKey::from_jwk(jwk) else {
+                continue;
+            };
+            let alg = jwk
+                .common
+                .key_algorithm
+                .and_then(|a| a.to_string().parse::<Algorithm>().ok());
+            match (&jwk.common.key_id, alg) {
+                (Some(kid), Some(alg)) => keys.by_kid.entry(kid.clone()).or_default().push((alg, key)),
+                (Some(kid), None) => {
+                    // No `alg`: usable with any algorithm of its key type.
+                    for alg in &inner.algorithms {
+                        keys.by_kid
+                            .entry(kid.clone())
+                            .or_default()
+                            .push((*alg, key.clone()));
+                    }
+                }
+                (None, alg) => keys.without_kid.push((alg, key)),
+            }
+        }
+        Ok(keys)
+    }
+
+    /// The issuer's `jwks_uri`, from its metadata: RFC 8414's well-known document, then
+    /// OpenID Connect's.
+    async fn discover_jwks_uri(&self) -> Result<String, TokenError> {
+        let issuer = self.inner.issuer.trim_end_matches('/');
+        let (origin, path) = match issuer.find("://").map(|i| i + 3) {
+            Some(start) => match issuer[start..].find('/') {
+                Some(slash) => issuer.split_at(start + slash),
+                None => (issuer, ""),
+            },
+            None => (issuer, ""),
+        };
+        let candidates = [
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!("{issuer}/.well-known/openid-configuration"),
+        ];
+        let mut last = None;
+        for url in candidates {
+            match fetch_json::<Map<String, Value>>(&self.inner.client, &url).await {
+                Ok(metadata) => {
+                    if metadata.get("issuer").and_then(Value::as_str).map(|i| i.trim_end_matches('/'))
+                        != Some(issuer)
+                    {
+                        last = Some(TokenError::Unavailable(format!(
+                            "the metadata at {url} is not the issuer's"
+                        )));
+                        continue;
+                    }
+                    if let Some(uri) = metadata.get("jwks_uri").and_then(Value::as_str) {
+                        return Ok(uri.to_owned());
+                    }
+                    last = Some(TokenError::Unavailable(format!("{url} names no `jwks_uri`")));
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| TokenError::Unavailable("no issuer metadata".into())))
+    }
+}
+
+impl TokenVerifier for JwtVerifier {
+    fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Caller, TokenError>> {
+        Box::pin(self.verify_token(token))
+    }
+}
+
+/// The keys a token with `kid` and `alg` may be signed with.
+fn candidates(keys: &Keys, kid: Option<&str>, alg: Algorithm) -> Vec<DecodingKey> {
+    let with_kid = kid
+        .and_then(|kid| keys.by_kid.get(kid))
+        .into_iter()
+        .flatten()
+        .filter(|(a, _)| *a == alg)
+        .map(|(_, k)| k.clone());
+    let without_kid = keys
+        .without_kid
+        .iter()
+        .filter(|(a, _)| a.is_none_or(|a| a == alg))
+        .map(|(_, k)| k.clone());
+    if kid.is_some() {
+        with_kid.collect()
+    } else {
+        without_kid
+            .chain(keys.by_kid.values().flatten().filter(|(a, _)| *a == alg).map(|(_, k)| k.clone()))
+            .collect()
+    }
+}
+
+/// GETs `url` as JSON, reading at most [`MAX_DOCUMENT_BYTES`].
+async fn fetch_json<T: serde::de::DeserializeOwned>(
+    client: &reqwest::Client,
+    url: &str,
+) -> Result<T, TokenError> {
+    let unavailable = |e: &dyn std::fmt::Display| TokenError::Unavailable(format!("{url}: {e}"));
+    let mut response = client
+        .get(url)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|e| unavailable(&e))?;
+    if !response.status().is_success() {
+        return Err(unavailable(&response.status()));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| unavailable(&e))? {
+        if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
+            return Err(unavailable(&"the document is larger than 1 MiB"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    serde_json::from_slice(&body).map_err(|e| unavailable(&e))
+}
+
+/// The caller a verified token's claims describe.
+fn caller_of(claims: Map<String, Value>) -> Caller {
+    let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
+    let scopes: Vec<String> = match claims.get("scope").or_else(|| claims.get("scp")) {
+        Some(Value::String(scopes)) => scopes.split_whitespace().map(str::to_owned).collect(),
+        Some(Value::Array(scopes)) => scopes
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut caller = match text("sub") {
+        Some(subject) => Caller::new(subject),
+        None => Caller::anonymous(),
+    };
+    if let Some(client) = text("client_id").or_else(|| text("azp")) {
+        caller = caller.client_id(client);
+    }
+    caller.scopes(scopes).claims(claims)
+}
+
+/// What a `jsonwebtoken` error means for the client.
+fn error_of(error: &jsonwebtoken::errors::Error) -> TokenError {
+    match error.kind() {
+        ErrorKind::ExpiredSignature => TokenError::Expired,
+        ErrorKind::ImmatureSignature => TokenError::NotYetValid,
+        ErrorKind::InvalidAudience => TokenError::WrongAudience,
+        ErrorKind::InvalidIssuer => TokenError::WrongIssuer,
+        ErrorKind::InvalidSignature => TokenError::BadSignature,
+        ErrorKind::InvalidToken
+        | ErrorKind::Base64(_)
+        | ErrorKind::Json(_)
+        | ErrorKind::Utf8(_)
+        | ErrorKind::InvalidAlgorithmName
+        | ErrorKind::MissingAlgorithm => TokenError::Malformed(error.to_string()),
+        _ => TokenError::Invalid(error.to_string()),
+    }
+}

@@ -1,0 +1,32 @@
+//! Who is calling and what they may call: the verified [`Caller`] a tool reads from its context,
+//! and (feature `auth`) an OAuth 2.1 resource server in front of Streamable HTTP.
+//!
+//! GUIDE
+
+mod caller;
+#[cfg(feature = "auth")]
+mod jwt;
+#[cfg(feature = "auth")]
+mod metadata;
+#[cfg(feature = "auth")]
+mod resource_server;
+#[cfg(feature = "auth")]
+mod verifier;
+
+pub use caller::Caller;
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use jwt::{DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, JwtVerifier};
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use metadata::ProtectedResourceMetadata;
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use resource_server::{DEFAULT_MAX_TOKEN_BYTES, MetadataService, ResourceServer};
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use verifier::{TokenError, TokenVerifier};
+/// The signature algorithms of [`JwtVerifier::algorithms`], from `jsonwebtoken`.
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use jsonwebtoken::Algorithm;

@@ -1,0 +1,204 @@
+//! What a served call leaves behind: a `tracing` span per call (tool, request id, protocol
+//! version, caller, outcome, duration), parented on the request's `_meta.traceparent`, and
+//! with feature `otel`, call metrics on the global OpenTelemetry meter provider.
+
+use std::time::Instant;
+
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
+use tracing::field::Empty;
+
+use crate::auth::Caller;
+
+/// How a served call ended, as its span and metrics record it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A result that is not an error.
+    Ok,
+    /// An `isError` result (bad arguments, the tool's error, a refusal by a layer).
+    ToolError,
+    /// A JSON-RPC error (unknown tool, a limit, a missing capability).
+    Error,
+    /// An input-required result (2026-07-28): the call waits on the client.
+    InputRequired,
+    /// The client cancelled it.
+    Cancelled,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::ToolError => "tool_error",
+            Outcome::Error => "error",
+            Outcome::InputRequired => "input_required",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One served call's span and clock.
+pub(crate) struct CallSpan {
+    pub(crate) span: tracing::Span,
+    started: Instant,
+    #[cfg(feature = "otel")]
+    tool: String,
+}
+
+/// The longest `traceparent` recorded: the W3C format is 55 characters.
+const MAX_TRACEPARENT: usize = 55;
+
+impl CallSpan {
+    /// The span of a call of `tool` (`tools/call {tool}`), with what the request says; a
+    /// subscriber that does not want it costs one check.
+    pub(crate) fn start(
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+        caller: Option<&Caller>,
+    ) -> CallSpan {
+        let span = tracing::info_span!(
+            target: "mcp_tool_runtime::call",
+            "tools/call",
+            otel.name = %format_args!("tools/call {tool}"),
+            otel.kind = "server",
+            otel.status_code = Empty,
+            mcp.method.name = "tools/call",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = tool,
+            jsonrpc.request.id = %RequestIdDisplay(&context.id),
+            mcp.protocol.version = Empty,
+            enduser.id = Empty,
+            traceparent = Empty,
+            mcp.tool.outcome = Empty,
+            mcp.tool.duration_ms = Empty,
+        );
+        if !span.is_disabled() {
+            if let Some(version) = context.protocol_version() {
+                span.record("mcp.protocol.version", version.as_str());
+            }
+            if let Some(subject) = caller.and_then(Caller::subject) {
+                span.record("enduser.id", subject);
+            }
+            if let Some(parent) = traceparent(context) {
+                span.record("traceparent", parent);
+                #[cfg(feature = "otel")]
+                set_parent(&span, context);
+            }
+        }
+        CallSpan {
+            span,
+            started: Instant::now(),
+            #[cfg(feature = "otel")]
+            tool: tool.to_owned(),
+        }
+    }
+
+    /// Records how the call ended and how long it took.
+    pub(crate) fn finish(self, outcome: Outcome) {
+        let elapsed = self.started.elapsed();
+        if !self.span.is_disabled() {
+            self.span.record("mcp.tool.outcome", outcome.as_str());
+            self.span
+                .record("mcp.tool.duration_ms", elapsed.as_secs_f64() * 1e3);
+            if matches!(outcome, Outcome::ToolError | Outcome::Error) {
+                self.span.record("otel.status_code", "ERROR");
+            }
+        }
+        #[cfg(feature = "otel")]
+        metrics::record(&self.tool, outcome, elapsed);
+    }
+}
+
+/// The request's `_meta.traceparent`, when it has the W3C format's length.
+fn traceparent(context: &RequestContext<RoleServer>) -> Option<&str> {
+    context
+        .meta
+        .0
+        .0
+        .get("traceparent")
+        .and_then(serde_json::Value::as_str)
+        .filter(|p| p.len() <= MAX_TRACEPARENT)
+}
+
+struct RequestIdDisplay<'a>(&'a rmcp::model::RequestId);
+
+impl std::fmt::Display for RequestIdDisplay<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            rmcp::model::NumberOrString::Number(n) => write!(f, "{n}"),
+            rmcp::model::NumberOrString::String(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Parents `span` on the trace context in the request's `_meta` (`traceparent`, `tracestate`),
+/// read with OpenTelemetry's W3C Trace Context propagator.
+#[cfg(feature = "otel")]
+fn set_parent(span: &tracing::Span, context: &RequestContext<RoleServer>) {
+    use opentelemetry::propagation::{Extractor, TextMapPropagator};
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    struct Meta<'a>(&'a serde_json::Map<String, serde_json::Value>);
+    impl Extractor for Meta<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            self.0.get(key).and_then(serde_json::Value::as_str)
+        }
+        fn keys(&self) -> Vec<&str> {
+            self.0.keys().map(String::as_str).collect()
+        }
+    }
+    let parent = opentelemetry_sdk::propagation::TraceContextPropagator::new()
+        .extract(&Meta(&context.meta.0.0));
+    // Without tracing-opentelemetry's layer there is nothing to parent.
+    let _ = span.set_parent(parent);
+}
+
+/// Call metrics on the global meter provider (set it before serving).
+#[cfg(feature = "otel")]
+mod metrics {
+    use std::sync::LazyLock;
+    use std::time::Duration;
+
+    use opentelemetry::KeyValue;
+    use opentelemetry::metrics::{Counter, Histogram};
+
+    use super::Outcome;
+
+    struct Instruments {
+        calls: Counter<u64>,
+        errors: Counter<u64>,
+        duration: Histogram<f64>,
+    }
+
+    static INSTRUMENTS: LazyLock<Instruments> = LazyLock::new(|| {
+        let meter = opentelemetry::global::meter("mcp-tool-runtime");
+        Instruments {
+            calls: meter
+                .u64_counter("mcp.tool.calls")
+                .with_description("Tool calls served, by tool and outcome")
+                .build(),
+            errors: meter
+                .u64_counter("mcp.tool.errors")
+                .with_description("Tool calls that ended in an error, by tool")
+                .build(),
+            duration: meter
+                .f64_histogram("mcp.tool.duration")
+                .with_unit("s")
+                .with_description("How long tool calls took, by tool")
+                .build(),
+        }
+    });
+
+    pub(super) fn record(tool: &str, outcome: Outcome, elapsed: Duration) {
+        let instruments = &*INSTRUMENTS;
+        let tool = KeyValue::new("gen_ai.tool.name", tool.to_owned());
+        instruments.calls.add(
+            1,
+            &[tool.clone(), KeyValue::new("mcp.tool.outcome", outcome.as_str())],
+        );
+        if matches!(outcome, Outcome::ToolError | Outcome::Error) {
+            instruments.errors.add(1, std::slice::from_ref(&tool));
+        }
+        instruments.duration.record(elapsed.as_secs_f64(), &[tool]);
+    }
+}
