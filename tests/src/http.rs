@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_tool_runtime::auth::ResourceServer;
 use mcp_tool_runtime::rmcp::ServerHandler;
 use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -24,6 +25,9 @@ pub struct Settings {
     pub max_sessions: usize,
     /// rmcp's idle timeout for a session (`SessionConfig::keep_alive`); rmcp's default if `None`.
     pub keep_alive: Option<Duration>,
+    /// `HttpGuard::authorize`, made once the address is known (the resource's URL names it);
+    /// its metadata document is served at its well-known path.
+    pub auth: Option<Box<dyn FnOnce(SocketAddr) -> ResourceServer + Send>>,
 }
 
 impl Default for Settings {
@@ -33,6 +37,7 @@ impl Default for Settings {
             body_timeout: mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
             max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
             keep_alive: None,
+            auth: None,
         }
     }
 }
@@ -75,13 +80,22 @@ impl HttpServer {
             sessions.clone(),
             StreamableHttpServerConfig::default(),
         );
-        let guard = HttpGuard::new(service)
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut guard = HttpGuard::new(service)
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
             .sessions(sessions);
-        let router = axum::Router::new().nest_service("/mcp", guard);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
+        let mut router = axum::Router::new();
+        if let Some(auth) = settings.auth {
+            let auth = auth(addr);
+            router = router.route_service(
+                &auth.metadata().well_known_path(),
+                auth.metadata_service(),
+            );
+            guard = guard.authorize(auth);
+        }
+        let router = router.nest_service("/mcp", guard);
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, router).await;
         });
@@ -99,8 +113,13 @@ impl HttpServer {
 
     /// Sends `DELETE /mcp` for the session `id`.
     pub async fn delete(&self, id: &str) -> HttpReply {
-        self.send("DELETE", &[("Mcp-Session-Id", id)], &Value::Null, b"")
+        self.send("DELETE", "/mcp", &[("Mcp-Session-Id", id)], &Value::Null, b"")
             .await
+    }
+
+    /// Sends `GET path`.
+    pub async fn get(&self, path: &str) -> HttpReply {
+        self.send("GET", path, &[], &Value::Null, b"").await
     }
 
     /// Like [`post`](Self::post), with the body as these bytes.
@@ -110,12 +129,13 @@ impl HttpServer {
         message: &Value,
         body: &[u8],
     ) -> HttpReply {
-        self.send("POST", headers, message, body).await
+        self.send("POST", "/mcp", headers, message, body).await
     }
 
     async fn send(
         &self,
         method: &str,
+        path: &str,
         headers: &[(&str, &str)],
         message: &Value,
         body: &[u8],
@@ -133,7 +153,7 @@ impl HttpServer {
             }
         }
         let mut request = format!(
-            "{method} /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
              Connection: close\r\n",
             self.addr,
