@@ -52,7 +52,7 @@ pub(crate) async fn serve_call(
         Ok(_) => Outcome::Ok,
         Err(error) if error.code == CANCELLED => Outcome::Cancelled,
         Err(_) => Outcome::Error,
-    });
+    }, &shared.metrics);
     response
 }
 

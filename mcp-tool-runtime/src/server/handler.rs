@@ -109,6 +109,7 @@ impl ToolboxServer {
                 limits: RwLock::new(Limits::default()),
                 quotas: Arc::default(),
                 list_by_scope: Default::default(),
+                metrics: Default::default(),
             }),
         })
     }
@@ -172,6 +173,17 @@ impl ToolboxServer {
             .list_by_scope
             .store(on, std::sync::atomic::Ordering::Relaxed);
         self
+    }
+
+    /// Records call metrics with `meter` (feature `otel`): `mcp.tool.calls` (by tool and
+    /// outcome), `mcp.tool.errors` and the `mcp.tool.duration` histogram (seconds), each with
+    /// the tool's name as `gen_ai.tool.name`. Without it, the global meter provider's meter is
+    /// used, taken when the first call is recorded (so set the provider before serving).
+    /// Returns false, changing nothing, once calls have been recorded.
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    pub fn set_meter(&self, meter: &opentelemetry::metrics::Meter) -> bool {
+        self.shared.metrics.set_meter(meter)
     }
 
     /// The limits in force.

@@ -25,6 +25,8 @@ pub(crate) struct Shared {
     pub(crate) quotas: Arc<Quotas>,
     /// `tools/list` shows a verified caller only the tools its scopes allow.
     pub(crate) list_by_scope: std::sync::atomic::AtomicBool,
+    /// Call metrics (feature `otel`).
+    pub(crate) metrics: super::telemetry::Metrics,
 }
 
 impl Shared {

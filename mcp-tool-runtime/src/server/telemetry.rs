@@ -93,8 +93,8 @@ impl CallSpan {
         }
     }
 
-    /// Records how the call ended and how long it took.
-    pub(crate) fn finish(self, outcome: Outcome) {
+    /// Records how the call ended and how long it took, in the span and in `metrics`.
+    pub(crate) fn finish(self, outcome: Outcome, metrics: &Metrics) {
         let elapsed = self.started.elapsed();
         if !self.span.is_disabled() {
             self.span.record("mcp.tool.outcome", outcome.as_str());
@@ -105,7 +105,9 @@ impl CallSpan {
             }
         }
         #[cfg(feature = "otel")]
-        metrics::record(&self.tool, outcome, elapsed);
+        metrics.record(&self.tool, outcome, elapsed);
+        #[cfg(not(feature = "otel"))]
+        let _ = metrics;
     }
 }
 
@@ -153,25 +155,49 @@ fn set_parent(span: &tracing::Span, context: &RequestContext<RoleServer>) {
     let _ = span.set_parent(parent);
 }
 
-/// Call metrics on the global meter provider (set it before serving).
+/// A server's call metrics (feature `otel`): instruments made from the meter the server was
+/// given, or the global meter provider's when the first call is recorded.
+#[derive(Default)]
+pub(crate) struct Metrics {
+    #[cfg(feature = "otel")]
+    instruments: std::sync::OnceLock<Instruments>,
+}
+
 #[cfg(feature = "otel")]
-mod metrics {
-    use std::sync::LazyLock;
-    use std::time::Duration;
+struct Instruments {
+    calls: opentelemetry::metrics::Counter<u64>,
+    errors: opentelemetry::metrics::Counter<u64>,
+    duration: opentelemetry::metrics::Histogram<f64>,
+}
 
-    use opentelemetry::KeyValue;
-    use opentelemetry::metrics::{Counter, Histogram};
-
-    use super::Outcome;
-
-    struct Instruments {
-        calls: Counter<u64>,
-        errors: Counter<u64>,
-        duration: Histogram<f64>,
+#[cfg(feature = "otel")]
+impl Metrics {
+    /// Makes the instruments from `meter`; false if calls were already recorded elsewhere.
+    pub(crate) fn set_meter(&self, meter: &opentelemetry::metrics::Meter) -> bool {
+        self.instruments.set(Instruments::new(meter)).is_ok()
     }
 
-    static INSTRUMENTS: LazyLock<Instruments> = LazyLock::new(|| {
-        let meter = opentelemetry::global::meter("mcp-tool-runtime");
+    fn record(&self, tool: &str, outcome: Outcome, elapsed: std::time::Duration) {
+        use opentelemetry::KeyValue;
+
+        let instruments = self.instruments.get_or_init(|| {
+            Instruments::new(&opentelemetry::global::meter("mcp-tool-runtime"))
+        });
+        let tool = KeyValue::new("gen_ai.tool.name", tool.to_owned());
+        instruments.calls.add(
+            1,
+            &[tool.clone(), KeyValue::new("mcp.tool.outcome", outcome.as_str())],
+        );
+        if matches!(outcome, Outcome::ToolError | Outcome::Error) {
+            instruments.errors.add(1, std::slice::from_ref(&tool));
+        }
+        instruments.duration.record(elapsed.as_secs_f64(), &[tool]);
+    }
+}
+
+#[cfg(feature = "otel")]
+impl Instruments {
+    fn new(meter: &opentelemetry::metrics::Meter) -> Instruments {
         Instruments {
             calls: meter
                 .u64_counter("mcp.tool.calls")
@@ -187,18 +213,5 @@ mod metrics {
                 .with_description("How long tool calls took, by tool")
                 .build(),
         }
-    });
-
-    pub(super) fn record(tool: &str, outcome: Outcome, elapsed: Duration) {
-        let instruments = &*INSTRUMENTS;
-        let tool = KeyValue::new("gen_ai.tool.name", tool.to_owned());
-        instruments.calls.add(
-            1,
-            &[tool.clone(), KeyValue::new("mcp.tool.outcome", outcome.as_str())],
-        );
-        if matches!(outcome, Outcome::ToolError | Outcome::Error) {
-            instruments.errors.add(1, std::slice::from_ref(&tool));
-        }
-        instruments.duration.record(elapsed.as_secs_f64(), &[tool]);
     }
 }

@@ -233,8 +233,24 @@ impl Protected {
         tool: &str,
         arguments: Value,
     ) -> HttpReply {
+        self.call_with_meta(authorization, tool, arguments, json!({}))
+            .await
+    }
+
+    /// Like [`call`](Self::call), with these entries added to the request's `_meta`.
+    pub(crate) async fn call_with_meta(
+        &self,
+        authorization: Option<&str>,
+        tool: &str,
+        arguments: Value,
+        meta: Value,
+    ) -> HttpReply {
+        let mut all = meta_2026(json!({}));
+        for (key, value) in meta.as_object().unwrap() {
+            all[key] = value.clone();
+        }
         let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments, "_meta": meta_2026(json!({}))}});
+            "params": {"name": tool, "arguments": arguments, "_meta": all}});
         let headers: Vec<(&str, &str)> =
             authorization.map(|a| ("Authorization", a)).into_iter().collect();
         self.http.post(&headers, &message).await

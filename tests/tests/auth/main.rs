@@ -5,4 +5,5 @@ mod caller;
 mod fixtures;
 mod keys;
 mod scopes;
+mod telemetry;
 mod tokens;

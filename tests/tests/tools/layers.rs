@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_tool_runtime::toolbox::from_fn;
-use mcp_tool_runtime::toolbox::layers::{ConcurrencyLimit, Timeout};
+use mcp_tool_runtime::auth::Caller;
+use mcp_tool_runtime::context::Recording;
+use mcp_tool_runtime::toolbox::layers::{ConcurrencyLimit, RateLimit, Timeout};
 use mcp_tool_runtime::{ToolResult, Toolbox, mcp_tool};
 use serde_json::json;
 
@@ -154,4 +156,48 @@ async fn a_call_past_its_tools_concurrency_limit_is_refused_at_once() {
         "the third call runs (and waits), not refused"
     );
     assert_eq!(limit.refused(), 1);
+}
+
+/// Answers pong.
+#[mcp_tool]
+fn pong() -> String {
+    "pong".into()
+}
+
+#[tokio::test]
+async fn a_caller_past_its_rate_is_refused_until_its_bucket_refills_and_others_are_not() {
+    let limit = RateLimit::new(3, Duration::from_millis(300)).max_callers(2);
+    let mut toolbox = Toolbox::new();
+    toolbox.register(pong::tool()).unwrap();
+    toolbox.layer(limit.clone());
+    let as_caller = |name: &str| Recording::new().caller(Caller::new(name)).context();
+    let call = |ctx| {
+        let toolbox = &toolbox;
+        async move {
+            toolbox
+                .call_tool_with("pong", json!({}), ctx)
+                .await
+                .unwrap()
+        }
+    };
+    for _ in 0..3 {
+        assert!(!call(as_caller("alice")).await.is_error);
+    }
+    let refused = call(as_caller("alice")).await;
+    assert!(refused.is_error);
+    assert!(
+        refused
+            .text()
+            .unwrap()
+            .starts_with("caller `alice` made 3 calls in 300ms, its limit; try again in"),
+        "{refused:?}"
+    );
+    // Another caller has its own bucket; calls without a caller share one.
+    assert!(!call(as_caller("bob")).await.is_error);
+    // A third caller, past `max_callers` while both buckets are in use, is refused.
+    assert!(call(as_caller("carol")).await.is_error);
+    assert_eq!(limit.refused(), 2);
+    // At 10 calls per second, alice may call again after 100 ms.
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    assert!(!call(as_caller("alice")).await.is_error);
 }
