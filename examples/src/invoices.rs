@@ -190,8 +190,9 @@ pub async fn create_invoice(
     Ok(store.insert(new.customer, Status::Open, new.lines))
 }
 
-/// Mark an invoice as paid.
-#[mcp_tool(annotations(idempotent))]
+/// Mark an invoice as paid. Over HTTP with authorization, the caller's token must grant
+/// `invoices:write`.
+#[mcp_tool(annotations(idempotent), scopes("invoices:write"))]
 pub fn mark_paid(#[state] store: &Store, number: String) -> Result<(), InvoiceError> {
     let mut invoices = store.invoices.lock().unwrap_or_else(|e| e.into_inner());
     let invoice = invoices

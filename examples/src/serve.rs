@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use mcp_tool_runtime::auth::{JwtVerifier, ProtectedResourceMetadata, ResourceServer};
 use mcp_tool_runtime::transport::http::{BoundedSessions, HttpGuard};
 use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -38,10 +39,39 @@ pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
     http_handler(ToolboxServer::new(toolbox)?, addr).await
 }
 
+/// Serves `toolbox` over Streamable HTTP like [`http`], as an OAuth 2.1 resource server whose
+/// tokens `issuer` issues: its metadata at `/.well-known/oauth-protected-resource/mcp`, every
+/// request refused without a valid token for `http://ADDR/mcp` granting `mcp:tools`, and a
+/// tool's own scopes asked for with 403 (step-up).
+pub async fn http_authorized(
+    toolbox: Toolbox,
+    addr: SocketAddr,
+    issuer: String,
+) -> Result<(), BoxError> {
+    let server = ToolboxServer::new(toolbox)?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let resource = format!("http://{}/mcp", listener.local_addr()?);
+    let metadata = ProtectedResourceMetadata::new(&resource, &issuer)
+        .scopes_supported(["mcp:tools", "invoices:write"])
+        .resource_name("Invoices");
+    let auth = ResourceServer::new(JwtVerifier::new(issuer, resource), metadata)
+        .required_scopes(["mcp:tools"])
+        .tool_scopes(&server);
+    serve_on(listener, server, Some(auth)).await
+}
+
 /// Serves any rmcp handler over Streamable HTTP, like [`http`]: one clone per session.
 pub async fn http_handler(
     server: impl ServerHandler + Clone,
     addr: SocketAddr,
+) -> Result<(), BoxError> {
+    serve_on(tokio::net::TcpListener::bind(addr).await?, server, None).await
+}
+
+async fn serve_on(
+    listener: tokio::net::TcpListener,
+    server: impl ServerHandler + Clone,
+    auth: Option<ResourceServer>,
 ) -> Result<(), BoxError> {
     // At most 1,000 live sessions, each ended after rmcp's 5 idle minutes.
     let sessions = Arc::new(BoundedSessions::default());
@@ -51,11 +81,15 @@ pub async fn http_handler(
         // rmcp's own limit never below the guard's.
         StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2),
     );
-    let service = HttpGuard::new(service)
+    let mut service = HttpGuard::new(service)
         .max_body_bytes(MAX_MESSAGE_BYTES)
         .sessions(sessions);
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let mut router = axum::Router::new();
+    if let Some(auth) = auth {
+        router = router.route_service(&auth.metadata().well_known_path(), auth.metadata_service());
+        service = service.authorize(auth);
+    }
+    let router = router.nest_service("/mcp", service);
     println!("listening on http://{}/mcp", listener.local_addr()?);
     let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
@@ -82,6 +116,8 @@ pub enum Mode {
     Stdio,
     /// `--http ADDR`.
     Http(SocketAddr),
+    /// `--http ADDR --issuer URL`: HTTP as an OAuth resource server.
+    HttpAuthorized(SocketAddr, String),
     /// `--demo`.
     Demo,
 }
@@ -92,10 +128,17 @@ pub fn mode_from_args() -> Result<Mode, String> {
     match args.as_slice() {
         [] => Ok(Mode::Stdio),
         [flag] if flag == "--demo" => Ok(Mode::Demo),
-        [flag, addr] if flag == "--http" => addr
-            .parse()
-            .map(Mode::Http)
-            .map_err(|e| format!("`{addr}` is not an address like 127.0.0.1:8080: {e}")),
-        _ => Err("usage: [--http 127.0.0.1:PORT | --demo]".to_owned()),
+        [flag, addr] if flag == "--http" => parse_addr(addr).map(Mode::Http),
+        [flag, addr, issuer_flag, issuer] if flag == "--http" && issuer_flag == "--issuer" => {
+            Ok(Mode::HttpAuthorized(parse_addr(addr)?, issuer.clone()))
+        }
+        _ => {
+            Err("usage: [--http 127.0.0.1:PORT [--issuer https://AUTH-SERVER] | --demo]".to_owned())
+        }
     }
+}
+
+fn parse_addr(addr: &str) -> Result<SocketAddr, String> {
+    addr.parse()
+        .map_err(|e| format!("`{addr}` is not an address like 127.0.0.1:8080: {e}"))
 }

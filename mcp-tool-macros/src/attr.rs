@@ -354,9 +354,15 @@ fn scopes(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>>
                         ),
                     );
                 } else if value.is_empty() {
-                    cx.error_spanned_by(&scope, "a scope cannot be empty; write `scopes(\"invoices:write\")`");
+                    cx.error_spanned_by(
+                        &scope,
+                        "a scope cannot be empty; write `scopes(\"invoices:write\")`",
+                    );
                 } else if scopes.iter().any(|s| s.value() == value) {
-                    cx.error_spanned_by(&scope, format!("scope `{value}` is listed twice; remove one"));
+                    cx.error_spanned_by(
+                        &scope,
+                        format!("scope `{value}` is listed twice; remove one"),
+                    );
                 } else {
                     scopes.push(scope);
                 }

@@ -89,10 +89,8 @@ impl HttpServer {
         let mut router = axum::Router::new();
         if let Some(auth) = settings.auth {
             let auth = auth(addr);
-            router = router.route_service(
-                &auth.metadata().well_known_path(),
-                auth.metadata_service(),
-            );
+            router =
+                router.route_service(&auth.metadata().well_known_path(), auth.metadata_service());
             guard = guard.authorize(auth);
         }
         let router = router.nest_service("/mcp", guard);
@@ -113,8 +111,14 @@ impl HttpServer {
 
     /// Sends `DELETE /mcp` for the session `id`.
     pub async fn delete(&self, id: &str) -> HttpReply {
-        self.send("DELETE", "/mcp", &[("Mcp-Session-Id", id)], &Value::Null, b"")
-            .await
+        self.send(
+            "DELETE",
+            "/mcp",
+            &[("Mcp-Session-Id", id)],
+            &Value::Null,
+            b"",
+        )
+        .await
     }
 
     /// Sends `GET path`.

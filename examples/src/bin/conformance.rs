@@ -9,6 +9,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(server).await,
         Mode::Http(addr) => serve::http_handler(server, addr).await,
+        Mode::HttpAuthorized(..) => {
+            Err("this example serves without authorization; see `invoices`".into())
+        }
         Mode::Demo => Err("the conformance server has no demo".into()),
     }
 }

@@ -9,6 +9,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio(toolbox).await,
         Mode::Http(addr) => serve::http(toolbox, addr).await,
+        Mode::HttpAuthorized(..) => {
+            Err("this example serves without authorization; see `invoices`".into())
+        }
         Mode::Demo => Err("the reliability server has no demo".into()),
     }
 }

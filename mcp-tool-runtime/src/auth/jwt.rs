@@ -194,11 +194,12 @@ impl JwtVerifier {
     async fn keys(&self, refresh: bool) -> Result<Arc<Keys>, TokenError> {
         let inner = &*self.inner;
         let fresh = |keys: &Option<Arc<Keys>>| {
-            keys.as_ref().filter(|k| {
-                let age = k.fetched.elapsed();
-                age < inner.max_age && (!refresh || age < inner.min_refresh)
-            })
-            .cloned()
+            keys.as_ref()
+                .filter(|k| {
+                    let age = k.fetched.elapsed();
+                    age < inner.max_age && (!refresh || age < inner.min_refresh)
+                })
+                .cloned()
         };
         if let Some(keys) = fresh(&crate::sync::read(&inner.keys)) {
             return Ok(keys);
@@ -237,7 +238,9 @@ impl JwtVerifier {
                 .key_algorithm
                 .and_then(|a| a.to_string().parse::<Algorithm>().ok());
             match (&jwk.common.key_id, alg) {
-                (Some(kid), Some(alg)) => keys.by_kid.entry(kid.clone()).or_default().push((alg, key)),
+                (Some(kid), Some(alg)) => {
+                    keys.by_kid.entry(kid.clone()).or_default().push((alg, key))
+                }
                 (Some(kid), None) => {
                     // No `alg`: usable with any algorithm of its key type.
                     for alg in &inner.algorithms {
@@ -272,7 +275,10 @@ impl JwtVerifier {
         for url in candidates {
             match fetch_json::<Map<String, Value>>(&self.inner.client, &url).await {
                 Ok(metadata) => {
-                    if metadata.get("issuer").and_then(Value::as_str).map(|i| i.trim_end_matches('/'))
+                    if metadata
+                        .get("issuer")
+                        .and_then(Value::as_str)
+                        .map(|i| i.trim_end_matches('/'))
                         != Some(issuer)
                     {
                         last = Some(TokenError::Unavailable(format!(
@@ -283,7 +289,9 @@ impl JwtVerifier {
                     if let Some(uri) = metadata.get("jwks_uri").and_then(Value::as_str) {
                         return Ok(uri.to_owned());
                     }
-                    last = Some(TokenError::Unavailable(format!("{url} names no `jwks_uri`")));
+                    last = Some(TokenError::Unavailable(format!(
+                        "{url} names no `jwks_uri`"
+                    )));
                 }
                 Err(e) => last = Some(e),
             }
@@ -315,7 +323,13 @@ fn candidates(keys: &Keys, kid: Option<&str>, alg: Algorithm) -> Vec<DecodingKey
         with_kid.collect()
     } else {
         without_kid
-            .chain(keys.by_kid.values().flatten().filter(|(a, _)| *a == alg).map(|(_, k)| k.clone()))
+            .chain(
+                keys.by_kid
+                    .values()
+                    .flatten()
+                    .filter(|(a, _)| *a == alg)
+                    .map(|(_, k)| k.clone()),
+            )
             .collect()
     }
 }

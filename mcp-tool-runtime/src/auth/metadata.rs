@@ -82,7 +82,9 @@ impl ProtectedResourceMetadata {
 fn split_origin(url: &str) -> (&str, &str) {
     let after_scheme = url.find("://").map_or(0, |i| i + 3);
     let rest = &url[after_scheme..];
-    let path_start = rest.find(['/', '?', '#']).map_or(url.len(), |i| after_scheme + i);
+    let path_start = rest
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| after_scheme + i);
     let path = &url[path_start..];
     let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
     (&url[..path_start], path)

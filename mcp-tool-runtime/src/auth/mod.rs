@@ -14,6 +14,10 @@ mod resource_server;
 mod verifier;
 
 pub use caller::Caller;
+/// The signature algorithms of [`JwtVerifier::algorithms`], from `jsonwebtoken`.
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use jsonwebtoken::Algorithm;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use jwt::{DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, JwtVerifier};
@@ -26,7 +30,3 @@ pub use resource_server::{DEFAULT_MAX_TOKEN_BYTES, MetadataService, ResourceServ
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use verifier::{TokenError, TokenVerifier};
-/// The signature algorithms of [`JwtVerifier::algorithms`], from `jsonwebtoken`.
-#[cfg(feature = "auth")]
-#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-pub use jsonwebtoken::Algorithm;

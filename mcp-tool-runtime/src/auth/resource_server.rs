@@ -133,7 +133,10 @@ impl ResourceServer {
 
     /// The caller the request's bearer token stands for, or the response refusing it. Only
     /// the headers are read.
-    pub(crate) async fn authenticate(&self, headers: &HeaderMap) -> Result<Arc<Caller>, HttpResponse> {
+    pub(crate) async fn authenticate(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Arc<Caller>, HttpResponse> {
         let mut values = headers.get_all(header::AUTHORIZATION).iter();
         let (Some(value), None) = (values.next(), values.next()) else {
             return Err(self.refuse(StatusCode::UNAUTHORIZED, None, None));
@@ -163,7 +166,12 @@ impl ResourceServer {
             }
             Err(error) => return Err(self.invalid_token(&error)),
         };
-        let required: Vec<&str> = self.inner.required_scopes.iter().map(String::as_str).collect();
+        let required: Vec<&str> = self
+            .inner
+            .required_scopes
+            .iter()
+            .map(String::as_str)
+            .collect();
         if !caller.missing_scopes(&required).is_empty() {
             return Err(self.insufficient_scope(&required, None));
         }
@@ -183,7 +191,12 @@ impl ResourceServer {
             return Ok(());
         }
         // The scopes the request needs: the server's and the tool's (SEP-835).
-        let mut needed: Vec<&str> = self.inner.required_scopes.iter().map(String::as_str).collect();
+        let mut needed: Vec<&str> = self
+            .inner
+            .required_scopes
+            .iter()
+            .map(String::as_str)
+            .collect();
         for scope in scopes {
             if !needed.contains(&scope) {
                 needed.push(scope);
@@ -239,7 +252,9 @@ impl ResourceServer {
         };
         let mut response = plain(status, message);
         if let Ok(value) = HeaderValue::from_str(&challenge) {
-            response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
         }
         response
     }

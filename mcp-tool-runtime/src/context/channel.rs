@@ -7,8 +7,8 @@ use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
 use super::LogLevel;
-use crate::auth::Caller;
 use super::client::{Capability, ClientRequest, ClientRequestError};
+use crate::auth::Caller;
 
 /// What the request being served says about itself.
 #[derive(Debug, Clone, Default)]

@@ -44,15 +44,18 @@ pub(crate) async fn serve_call(
     )
     .instrument(call.span.clone())
     .await;
-    call.finish(match &response {
-        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-            Outcome::ToolError
-        }
-        Ok(CallToolResponse::InputRequired(_)) => Outcome::InputRequired,
-        Ok(_) => Outcome::Ok,
-        Err(error) if error.code == CANCELLED => Outcome::Cancelled,
-        Err(_) => Outcome::Error,
-    }, &shared.metrics);
+    call.finish(
+        match &response {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                Outcome::ToolError
+            }
+            Ok(CallToolResponse::InputRequired(_)) => Outcome::InputRequired,
+            Ok(_) => Outcome::Ok,
+            Err(error) if error.code == CANCELLED => Outcome::Cancelled,
+            Err(_) => Outcome::Error,
+        },
+        &shared.metrics,
+    );
     response
 }
 

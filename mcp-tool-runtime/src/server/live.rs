@@ -10,15 +10,15 @@ use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
+use super::call::verified_caller;
 use super::input::{Input, invalid_request};
 use super::levels::level_of;
 use super::quota::count;
-use super::call::verified_caller;
 use super::shared::Shared;
+use crate::auth::Caller;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
 };
-use crate::auth::Caller;
 use crate::sync::lock;
 
 pub(crate) struct Live {

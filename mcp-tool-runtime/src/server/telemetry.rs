@@ -180,13 +180,16 @@ impl Metrics {
     fn record(&self, tool: &str, outcome: Outcome, elapsed: std::time::Duration) {
         use opentelemetry::KeyValue;
 
-        let instruments = self.instruments.get_or_init(|| {
-            Instruments::new(&opentelemetry::global::meter("mcp-tool-runtime"))
-        });
+        let instruments = self
+            .instruments
+            .get_or_init(|| Instruments::new(&opentelemetry::global::meter("mcp-tool-runtime")));
         let tool = KeyValue::new("gen_ai.tool.name", tool.to_owned());
         instruments.calls.add(
             1,
-            &[tool.clone(), KeyValue::new("mcp.tool.outcome", outcome.as_str())],
+            &[
+                tool.clone(),
+                KeyValue::new("mcp.tool.outcome", outcome.as_str()),
+            ],
         );
         if matches!(outcome, Outcome::ToolError | Outcome::Error) {
             instruments.errors.add(1, std::slice::from_ref(&tool));

@@ -267,7 +267,8 @@ impl RateLimit {
         let mut buckets = crate::sync::lock(&self.buckets);
         if !buckets.contains_key(caller) && buckets.len() >= self.max_callers {
             // Full buckets say nothing a new one would not: forget them first.
-            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < capacity);
+            buckets
+                .retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < capacity);
             if buckets.len() >= self.max_callers {
                 return Err(self.per);
             }
@@ -276,7 +277,8 @@ impl RateLimit {
             tokens: capacity,
             at: now,
         });
-        let tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(capacity);
+        let tokens =
+            (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(capacity);
         bucket.at = now;
         if tokens >= 1.0 {
             bucket.tokens = tokens - 1.0;

@@ -24,13 +24,19 @@ async fn a_caller_without_the_tools_scope_is_refused_before_the_body_in_any_cont
     let toolbox = server.server.toolbox();
     let recording = Recording::new().caller(Caller::new("bob").scopes(["mcp:tools"]));
     let result = toolbox
-        .call_tool_with("void_invoice", json!({"number": "INV-1"}), recording.context())
+        .call_tool_with(
+            "void_invoice",
+            json!({"number": "INV-1"}),
+            recording.context(),
+        )
         .await
         .unwrap();
     assert!(result.is_error);
     assert_eq!(
         result.text(),
-        Some("tool `void_invoice` needs the scope `invoices:write`, which the caller's token does not grant")
+        Some(
+            "tool `void_invoice` needs the scope `invoices:write`, which the caller's token does not grant"
+        )
     );
     assert_eq!(server.tool_runs(), 0);
     // Without a verified caller (stdio), scopes do not apply.

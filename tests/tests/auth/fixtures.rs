@@ -41,8 +41,8 @@ impl Drop for Issuer {
 }
 
 pub(crate) fn jwk(pem: &[u8], kid: &str) -> Jwk {
-    let mut jwk = Jwk::from_encoding_key(&EncodingKey::from_ec_pem(pem).unwrap(), Algorithm::ES256)
-        .unwrap();
+    let mut jwk =
+        Jwk::from_encoding_key(&EncodingKey::from_ec_pem(pem).unwrap(), Algorithm::ES256).unwrap();
     jwk.common.key_id = Some(kid.to_owned());
     jwk
 }
@@ -133,7 +133,9 @@ async fn whoami(ctx: &ToolContext, #[state] reached: &Reached) -> Who {
     Who {
         subject: caller.and_then(Caller::subject).map(str::to_owned),
         client: caller.and_then(Caller::client).map(str::to_owned),
-        scopes: caller.map(|c| c.granted_scopes().to_vec()).unwrap_or_default(),
+        scopes: caller
+            .map(|c| c.granted_scopes().to_vec())
+            .unwrap_or_default(),
     }
 }
 
@@ -218,12 +220,20 @@ impl Protected {
 
     /// How many times a tool body ran.
     pub(crate) fn tool_runs(&self) -> usize {
-        self.reached.state::<Reached>().unwrap().0.load(Ordering::SeqCst)
+        self.reached
+            .state::<Reached>()
+            .unwrap()
+            .0
+            .load(Ordering::SeqCst)
     }
 
     /// A good token granting `scope`.
     pub(crate) fn token(&self, scope: &str) -> String {
-        sign(&claims(&self.issuer.url, &self.resource, scope), ISSUER_KEY, "k1")
+        sign(
+            &claims(&self.issuer.url, &self.resource, scope),
+            ISSUER_KEY,
+            "k1",
+        )
     }
 
     /// Calls `tool` (protocol 2026-07-28) with `authorization` as the header, if any.
@@ -251,8 +261,10 @@ impl Protected {
         }
         let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": tool, "arguments": arguments, "_meta": all}});
-        let headers: Vec<(&str, &str)> =
-            authorization.map(|a| ("Authorization", a)).into_iter().collect();
+        let headers: Vec<(&str, &str)> = authorization
+            .map(|a| ("Authorization", a))
+            .into_iter()
+            .collect();
         self.http.post(&headers, &message).await
     }
 
@@ -261,7 +273,10 @@ impl Protected {
         let message = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
             "params": {"_meta": meta_2026(json!({}))}});
         let bearer = format!("Bearer {}", self.token(scope));
-        let reply = self.http.post(&[("Authorization", &bearer)], &message).await;
+        let reply = self
+            .http
+            .post(&[("Authorization", &bearer)], &message)
+            .await;
         reply.message["result"]["tools"]
             .as_array()
             .unwrap_or_else(|| panic!("{reply:?}"))

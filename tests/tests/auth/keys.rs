@@ -16,7 +16,11 @@ async fn keys_are_fetched_once_and_refetched_when_the_issuer_rotates() {
         let reply = server.call(Some(&bearer), "whoami", json!({})).await;
         assert_eq!(reply.status, 200, "{reply:?}");
     }
-    assert_eq!(server.issuer.fetches.load(Ordering::SeqCst), 1, "keys not cached");
+    assert_eq!(
+        server.issuer.fetches.load(Ordering::SeqCst),
+        1,
+        "keys not cached"
+    );
 
     // The issuer rotates to a new key; a token signed with it names `k2`.
     server.issuer.publish(vec![jwk(ROTATED_KEY, "k2")]);
@@ -33,7 +37,10 @@ async fn tokens_naming_unknown_keys_do_not_make_the_server_hammer_the_issuer() {
     let server = Protected::start().await;
     let claims = claims(&server.issuer.url, &server.resource, BASE_SCOPE);
     for i in 0..20 {
-        let bearer = format!("Bearer {}", sign(&claims, OTHER_KEY, &format!("unknown-{i}")));
+        let bearer = format!(
+            "Bearer {}",
+            sign(&claims, OTHER_KEY, &format!("unknown-{i}"))
+        );
         let reply = server.call(Some(&bearer), "whoami", json!({})).await;
         assert_eq!(reply.status, 401, "{reply:?}");
     }

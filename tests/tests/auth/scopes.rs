@@ -12,7 +12,10 @@ async fn a_token_without_the_servers_scope_is_asked_to_step_up() {
     let reply = server.call(Some(&bearer), "whoami", json!({})).await;
     assert_eq!(reply.status, 403, "{reply:?}");
     let challenge = challenge(&reply);
-    assert!(challenge.contains("error=\"insufficient_scope\""), "{challenge}");
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
     assert!(challenge.contains("scope=\"mcp:tools\""), "{challenge}");
     assert!(challenge.contains("resource_metadata=\""), "{challenge}");
     assert_eq!(server.tool_runs(), 0);
@@ -27,7 +30,10 @@ async fn a_call_without_the_tools_scope_gets_403_naming_every_scope_it_needs() {
         .await;
     assert_eq!(reply.status, 403, "{reply:?}");
     let challenge = challenge(&reply);
-    assert!(challenge.contains("error=\"insufficient_scope\""), "{challenge}");
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
     assert!(
         challenge.contains("scope=\"mcp:tools invoices:write\""),
         "{challenge}"

@@ -1,8 +1,8 @@
 //! What a served call leaves behind: its span, parented on the request's `traceparent`, with
 //! the call's attributes, and the call metrics, both read back from in-memory exporters.
 
-use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
@@ -41,7 +41,12 @@ async fn every_call_is_a_span_parented_on_the_requests_traceparent() {
     let bearer = format!("Bearer {}", server.token(BASE_SCOPE));
     let traceparent = format!("00-{TRACE_ID}-{PARENT_ID}-01");
     let reply = server
-        .call_with_meta(Some(&bearer), "whoami", json!({}), json!({"traceparent": traceparent}))
+        .call_with_meta(
+            Some(&bearer),
+            "whoami",
+            json!({}),
+            json!({"traceparent": traceparent}),
+        )
         .await;
     assert_eq!(reply.status, 200, "{reply:?}");
     // A tool error: `number` is not a string.
@@ -72,7 +77,10 @@ async fn every_call_is_a_span_parented_on_the_requests_traceparent() {
     };
     assert_eq!(attribute("gen_ai.tool.name").as_deref(), Some("whoami"));
     assert_eq!(attribute("jsonrpc.request.id").as_deref(), Some("1"));
-    assert_eq!(attribute("mcp.protocol.version").as_deref(), Some("2026-07-28"));
+    assert_eq!(
+        attribute("mcp.protocol.version").as_deref(),
+        Some("2026-07-28")
+    );
     assert_eq!(attribute("enduser.id").as_deref(), Some("alice"));
     assert_eq!(attribute("mcp.tool.outcome").as_deref(), Some("ok"));
     let duration: f64 = attribute("mcp.tool.duration_ms").unwrap().parse().unwrap();
@@ -146,11 +154,26 @@ async fn call_metrics_count_calls_and_errors_and_time_them_per_tool() {
     assert_eq!(
         sums,
         [
-            ("mcp.tool.calls".to_owned(), "gen_ai.tool.name=void_invoice,mcp.tool.outcome=tool_error".to_owned(), 1),
-            ("mcp.tool.calls".to_owned(), "gen_ai.tool.name=whoami,mcp.tool.outcome=ok".to_owned(), 3),
-            ("mcp.tool.errors".to_owned(), "gen_ai.tool.name=void_invoice".to_owned(), 1),
+            (
+                "mcp.tool.calls".to_owned(),
+                "gen_ai.tool.name=void_invoice,mcp.tool.outcome=tool_error".to_owned(),
+                1
+            ),
+            (
+                "mcp.tool.calls".to_owned(),
+                "gen_ai.tool.name=whoami,mcp.tool.outcome=ok".to_owned(),
+                3
+            ),
+            (
+                "mcp.tool.errors".to_owned(),
+                "gen_ai.tool.name=void_invoice".to_owned(),
+                1
+            ),
         ]
     );
     assert_eq!(histogram_count, 4);
-    assert!(!server.server.set_meter(&provider.meter("late")), "a second meter was taken");
+    assert!(
+        !server.server.set_meter(&provider.meter("late")),
+        "a second meter was taken"
+    );
 }

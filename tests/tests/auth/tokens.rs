@@ -11,7 +11,10 @@ use super::fixtures::*;
 
 /// Sends `authorization` and checks the refusal: 401, the challenge naming the metadata (and
 /// `invalid_token` when a token was sent), no tool run; then a good token is still served.
-async fn refused(authorization: impl FnOnce(&Protected) -> Option<String>, error: Option<&str>) -> Protected {
+async fn refused(
+    authorization: impl FnOnce(&Protected) -> Option<String>,
+    error: Option<&str>,
+) -> Protected {
     let server = Protected::start().await;
     let header = authorization(&server);
     let reply = server.call(header.as_deref(), "whoami", json!({})).await;
@@ -35,7 +38,10 @@ async fn refused(authorization: impl FnOnce(&Protected) -> Option<String>, error
     let good = format!("Bearer {}", server.token(BASE_SCOPE));
     let served = server.call(Some(&good), "whoami", json!({})).await;
     assert_eq!(served.status, 200, "{served:?}");
-    assert_eq!(served.message["result"]["structuredContent"]["subject"], "alice", "{served:?}");
+    assert_eq!(
+        served.message["result"]["structuredContent"]["subject"], "alice",
+        "{served:?}"
+    );
     server
 }
 

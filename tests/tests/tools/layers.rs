@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_tool_runtime::toolbox::from_fn;
 use mcp_tool_runtime::auth::Caller;
 use mcp_tool_runtime::context::Recording;
+use mcp_tool_runtime::toolbox::from_fn;
 use mcp_tool_runtime::toolbox::layers::{ConcurrencyLimit, RateLimit, Timeout};
 use mcp_tool_runtime::{ToolResult, Toolbox, mcp_tool};
 use serde_json::json;
