@@ -50,7 +50,9 @@ const MAX_TRACEPARENT: usize = 55;
 
 impl CallSpan {
     /// The span of a call of `tool` (`tools/call {tool}`), with what the request says; a
-    /// subscriber that does not want it costs one check.
+    /// subscriber that does not want it costs one check. Not inlined, so a profile shows its
+    /// cost apart (BENCHMARKS.md).
+    #[inline(never)]
     pub(crate) fn start(
         tool: &str,
         context: &RequestContext<RoleServer>,
@@ -94,6 +96,7 @@ impl CallSpan {
     }
 
     /// Records how the call ended and how long it took, in the span and in `metrics`.
+    #[inline(never)]
     pub(crate) fn finish(self, outcome: Outcome, metrics: &Metrics) {
         let elapsed = self.started.elapsed();
         if !self.span.is_disabled() {

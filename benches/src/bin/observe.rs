@@ -1,0 +1,205 @@
+//! What observability and authorization cost per call, in instructions (callgrind):
+//!
+//! - a call served through `ToolboxServer` over an in-memory line transport (the client writes
+//!   the request and reads the answer), with no `tracing` subscriber, with one that records
+//!   every span (a registry and a layer that keeps nothing), and with tracing-opentelemetry's
+//!   layer exporting to memory;
+//! - verifying one bearer token with `JwtVerifier` (ES256, keys cached).
+//!
+//! `cargo run --release -p benches --bin observe` prints the table BENCHMARKS.md holds;
+//! `--quick` measures fewer calls (what CI runs, to prove the harness works).
+
+use std::io::{Read, Write};
+use std::process::Command;
+
+use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use mcp_tool_runtime::auth::{JwtVerifier, TokenVerifier};
+use mcp_tool_runtime::transport::LineTransport;
+use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
+use rmcp::ServiceExt;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tracing_subscriber::layer::SubscriberExt;
+
+/// Adds two numbers.
+#[mcp_tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+const KEY: &[u8] = include_bytes!("observe-key.pem");
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Setup, then `n` calls served with the `variant`'s subscriber.
+fn served(variant: &str, n: usize) {
+    let _guard = match variant {
+        "none" => None,
+        "recorded" => Some(tracing::subscriber::set_default(
+            tracing_subscriber::registry().with(tracing_subscriber::layer::Identity::new()),
+        )),
+        "otel" => {
+            use opentelemetry::trace::TracerProvider as _;
+            let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
+                .with_simple_exporter(opentelemetry_sdk::trace::InMemorySpanExporter::default())
+                .build();
+            let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("bench"));
+            Some(tracing::subscriber::set_default(
+                tracing_subscriber::registry().with(layer),
+            ))
+        }
+        other => panic!("no variant {other}"),
+    };
+    runtime().block_on(async {
+        let mut toolbox = Toolbox::new();
+        toolbox.register(add::tool()).unwrap();
+        let server = ToolboxServer::new(toolbox).unwrap();
+        let (client, serving) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(serving);
+        let running = tokio::spawn(async move {
+            let service = server.serve(LineTransport::new(read, write)).await.unwrap();
+            let _ = service.waiting().await;
+        });
+        let (read, mut write) = tokio::io::split(client);
+        let mut lines = BufReader::new(read).lines();
+        let mut send = async |message: serde_json::Value| {
+            let mut line = message.to_string();
+            line.push('\n');
+            write.write_all(line.as_bytes()).await.unwrap();
+        };
+        send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "0"}}}))
+        .await;
+        lines.next_line().await.unwrap().unwrap();
+        send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        for id in 1..=n {
+            send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": 1, "b": 2},
+                           "_meta": {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}))
+            .await;
+            let answer = lines.next_line().await.unwrap().unwrap();
+            assert!(answer.contains("\"structuredContent\""), "{answer}");
+        }
+        running.abort();
+    });
+}
+
+/// Serves the issuer's key set once per request, on a loopback port, from a thread.
+fn jwks_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut jwk =
+        Jwk::from_encoding_key(&EncodingKey::from_ec_pem(KEY).unwrap(), Algorithm::ES256).unwrap();
+    jwk.common.key_id = Some("k1".into());
+    let body = serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = [0; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://{addr}/jwks")
+}
+
+/// Setup (keys fetched by a first verification), then `n` verifications.
+fn verify(n: usize) {
+    let jwks = jwks_server();
+    let (issuer, resource) = ("https://auth.example.com", "https://mcp.example.com/mcp");
+    let verifier = JwtVerifier::new(issuer, resource).jwks_uri(jwks);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let claims = json!({"iss": issuer, "aud": resource, "sub": "alice", "scope": "mcp:tools",
+                        "iat": now, "exp": now + 3600});
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some("k1".into());
+    let token =
+        jsonwebtoken::encode(&header, &claims, &EncodingKey::from_ec_pem(KEY).unwrap()).unwrap();
+    runtime().block_on(async {
+        verifier.verify(&token).await.unwrap();
+        for _ in 0..n {
+            std::hint::black_box(verifier.verify(&token).await.unwrap());
+        }
+    });
+}
+
+fn instructions(variant: &str, n: usize) -> u64 {
+    let me = std::env::current_exe().unwrap();
+    let count = |calls: usize| -> u64 {
+        let out = std::env::temp_dir().join(format!(
+            "callgrind.observe.{variant}.{calls}.{}",
+            std::process::id()
+        ));
+        let status = Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg(&me)
+            .args(["--calls", variant, &calls.to_string()])
+            .output()
+            .expect("valgrind runs (apt-get install valgrind)");
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        text.lines()
+            .find_map(|l| l.strip_prefix("summary: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("callgrind writes a summary")
+    };
+    (count(n) - count(0)) / n as u64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, variant, n] = args.as_slice()
+        && flag == "--calls"
+    {
+        let n = n.parse().unwrap();
+        match variant.as_str() {
+            "verify" => verify(n),
+            served_with => served(served_with, n),
+        }
+        return;
+    }
+    let n = if args.iter().any(|a| a == "--quick") {
+        20
+    } else {
+        200
+    };
+    let none = instructions("none", n);
+    let recorded = instructions("recorded", n);
+    let otel = instructions("otel", n);
+    let verified = instructions("verify", n);
+    println!("| per call | instructions | x no subscriber |");
+    println!("| --- | --- | --- |");
+    println!("| served call, no subscriber | {none} | 1.00x |");
+    println!(
+        "| served call, spans recorded (registry) | {recorded} | {:.2}x |",
+        recorded as f64 / none as f64
+    );
+    println!(
+        "| served call, OpenTelemetry layer, in-memory export | {otel} | {:.2}x |",
+        otel as f64 / none as f64
+    );
+    println!(
+        "| verifying a bearer token (ES256, keys cached) | {verified} | {:.2}x |",
+        verified as f64 / none as f64
+    );
+}
