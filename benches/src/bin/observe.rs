@@ -4,7 +4,8 @@
 //!   the request and reads the answer), with no `tracing` subscriber, with one that records
 //!   every span (a registry and a layer that keeps nothing), and with tracing-opentelemetry's
 //!   layer exporting to memory;
-//! - verifying one bearer token with `JwtVerifier` (ES256, keys cached).
+//! - verifying one bearer token with `JwtVerifier` (ES256, keys cached), checked in full and
+//!   remembered from an earlier request.
 //!
 //! `cargo run --release -p benches --bin observe` prints the table BENCHMARKS.md holds;
 //! `--quick` measures fewer calls (what CI runs, to prove the harness works).
@@ -114,11 +115,14 @@ fn jwks_server() -> String {
     format!("http://{addr}/jwks")
 }
 
-/// Setup (keys fetched by a first verification), then `n` verifications.
-fn verify(n: usize) {
+/// Setup (keys fetched by a first verification), then `n` verifications of the same token,
+/// each checked in full (`cache` off) or remembered.
+fn verify(n: usize, cache: bool) {
     let jwks = jwks_server();
     let (issuer, resource) = ("https://auth.example.com", "https://mcp.example.com/mcp");
-    let verifier = JwtVerifier::new(issuer, resource).jwks_uri(jwks);
+    let verifier = JwtVerifier::new(issuer, resource)
+        .jwks_uri(jwks)
+        .token_cache(if cache { 100 } else { 0 });
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -173,7 +177,8 @@ fn main() {
     {
         let n = n.parse().unwrap();
         match variant.as_str() {
-            "verify" => verify(n),
+            "verify" => verify(n, false),
+            "verify-cached" => verify(n, true),
             served_with => served(served_with, n),
         }
         return;
@@ -187,6 +192,7 @@ fn main() {
     let recorded = instructions("recorded", n);
     let otel = instructions("otel", n);
     let verified = instructions("verify", n);
+    let remembered = instructions("verify-cached", n);
     println!("| per call | instructions | x no subscriber |");
     println!("| --- | --- | --- |");
     println!("| served call, no subscriber | {none} | 1.00x |");
@@ -201,5 +207,9 @@ fn main() {
     println!(
         "| verifying a bearer token (ES256, keys cached) | {verified} | {:.2}x |",
         verified as f64 / none as f64
+    );
+    println!(
+        "| the same token again (remembered) | {remembered} | {:.2}x |",
+        remembered as f64 / none as f64
     );
 }

@@ -20,7 +20,9 @@ pub use caller::Caller;
 pub use jsonwebtoken::Algorithm;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-pub use jwt::{DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, JwtVerifier};
+pub use jwt::{
+    DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, DEFAULT_TOKEN_CACHE, JwtVerifier,
+};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use metadata::ProtectedResourceMetadata;
