@@ -45,6 +45,10 @@
 //!   the [`rmcp`] re-export.
 //! - `http`: [`transport::HttpGuard`], rmcp's Streamable HTTP serving with a body limit and a
 //!   JSON-RPC answer to every request (implies `rmcp`).
+//! - `auth`: [`auth::ResourceServer`] and [`auth::JwtVerifier`], an OAuth 2.1 resource server in
+//!   front of Streamable HTTP (implies `http`).
+//! - `otel`: served calls' spans parented on the request's `_meta.traceparent`, and call metrics
+//!   through OpenTelemetry (implies `rmcp`).
 //! - `self-check` (default): [`Toolbox::check_results`], which validates every structured result
 //!   against the tool's advertised `outputSchema` before it is sent.
 //! - `testing`: [`assert_tool_result_conforms`] and [`check_conforms`], which validate a result
@@ -56,7 +60,9 @@
 //! - [`guide::context`]: progress, cancellation, logging, asking the client, testing;
 //! - [`guide::serving`]: stdio and Streamable HTTP, beside an rmcp handler of your own, many
 //!   tools, tools that change while serving;
-//! - [`guide::reliability`]: what every request is guaranteed, the limits, what was measured.
+//! - [`guide::reliability`]: what every request is guaranteed, the limits, what was measured;
+//! - [`guide::authorization`]: an OAuth 2.1 resource server, the caller in the tool, scopes;
+//! - [`guide::observability`]: spans, OpenTelemetry, layers around every call.
 //!
 //! # Where things are
 //!
@@ -225,6 +231,12 @@ pub mod guide {
     pub mod serving {}
     #[doc = include_str!("../docs/reliability.md")]
     pub mod reliability {}
+    #[cfg(all(feature = "auth", feature = "otel"))]
+    #[doc = include_str!("../docs/authorization.md")]
+    pub mod authorization {}
+    #[cfg(all(feature = "auth", feature = "otel"))]
+    #[doc = include_str!("../docs/observability.md")]
+    pub mod observability {}
 }
 
 /// The README's examples, compiled and run as doctests.

@@ -1,7 +1,9 @@
 //! Who is calling and what they may call: the verified [`Caller`] a tool reads from its context,
-//! and (feature `auth`) an OAuth 2.1 resource server in front of Streamable HTTP.
-//!
-//! GUIDE
+//! and (feature `auth`) an OAuth 2.1 resource server in front of Streamable HTTP: the
+//! [`ResourceServer`] [`HttpGuard::authorize`](crate::transport::HttpGuard::authorize) runs, its
+//! [`ProtectedResourceMetadata`], and the [`TokenVerifier`] it asks ([`JwtVerifier`] ready-made).
+//! The [authorization guide](crate::guide::authorization) shows the whole setup and lists what
+//! is answered to each kind of request.
 
 mod caller;
 #[cfg(feature = "auth")]
