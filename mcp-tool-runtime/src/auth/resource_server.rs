@@ -136,14 +136,14 @@ impl ResourceServer {
     pub(crate) async fn authenticate(
         &self,
         headers: &HeaderMap,
-    ) -> Result<Arc<Caller>, HttpResponse> {
+    ) -> Result<Arc<Caller>, Box<HttpResponse>> {
         let mut values = headers.get_all(header::AUTHORIZATION).iter();
         let (Some(value), None) = (values.next(), values.next()) else {
-            return Err(self.refuse(StatusCode::UNAUTHORIZED, None, None));
+            return Err(Box::new(self.refuse(StatusCode::UNAUTHORIZED, None, None)));
         };
         if value.len() > self.inner.max_token_bytes {
             let error = TokenError::TooLarge(self.inner.max_token_bytes);
-            return Err(self.invalid_token(&error));
+            return Err(Box::new(self.invalid_token(&error)));
         }
         let token = value
             .to_str()
@@ -153,18 +153,18 @@ impl ResourceServer {
             .map(|(_, token)| token.trim());
         let Some(token) = token.filter(|t| !t.is_empty()) else {
             // Not a bearer credential: as if there were none (RFC 6750 §3.1).
-            return Err(self.refuse(StatusCode::UNAUTHORIZED, None, None));
+            return Err(Box::new(self.refuse(StatusCode::UNAUTHORIZED, None, None)));
         };
         let caller = match self.inner.verifier.verify(token).await {
             Ok(caller) => caller,
             Err(TokenError::Unavailable(reason)) => {
                 self.inner.refused.fetch_add(1, Ordering::Relaxed);
-                return Err(plain(
+                return Err(Box::new(plain(
                     StatusCode::SERVICE_UNAVAILABLE,
                     format!("the token could not be checked: {reason}"),
-                ));
+                )));
             }
-            Err(error) => return Err(self.invalid_token(&error)),
+            Err(error) => return Err(Box::new(self.invalid_token(&error))),
         };
         let required: Vec<&str> = self
             .inner
@@ -173,14 +173,18 @@ impl ResourceServer {
             .map(String::as_str)
             .collect();
         if !caller.missing_scopes(&required).is_empty() {
-            return Err(self.insufficient_scope(&required, None));
+            return Err(Box::new(self.insufficient_scope(&required, None)));
         }
         Ok(Arc::new(caller))
     }
 
     /// The response refusing a `tools/call` of `tool` by `caller`, if its token lacks the
     /// tool's scopes.
-    pub(crate) fn authorize_call(&self, caller: &Caller, tool: &str) -> Result<(), HttpResponse> {
+    pub(crate) fn authorize_call(
+        &self,
+        caller: &Caller,
+        tool: &str,
+    ) -> Result<(), Box<HttpResponse>> {
         let Some(scopes_of) = &self.inner.scopes_of else {
             return Ok(());
         };
@@ -202,7 +206,7 @@ impl ResourceServer {
                 needed.push(scope);
             }
         }
-        Err(self.insufficient_scope(&needed, Some(tool)))
+        Err(Box::new(self.insufficient_scope(&needed, Some(tool))))
     }
 
     fn invalid_token(&self, error: &TokenError) -> HttpResponse {

@@ -177,7 +177,7 @@ where
                         parts.extensions.insert(caller.clone());
                         Some(caller)
                     }
-                    Err(refusal) => return Ok(refusal),
+                    Err(refusal) => return Ok(*refusal),
                 },
                 None => None,
             };
@@ -239,7 +239,7 @@ where
                         (&auth, &caller, called_tool(&message))
                         && let Err(refusal) = auth.authorize_call(caller, tool)
                     {
-                        return Ok(refusal);
+                        return Ok(*refusal);
                     }
                     if let Some(sessions) = &sessions
                         && !parts.headers.contains_key(SESSION_ID)
