@@ -234,3 +234,37 @@ impl Bench {
         self.toolbox.list_tools().len()
     }
 }
+
+/// Instructions one call costs: this binary run under `valgrind --tool=callgrind` twice, with
+/// `args` and then 0 or `n` (the binary does its setup, then that many calls), as
+/// (I(n) - I(0)) / n. Instruction counts do not depend on what else the machine is doing.
+pub fn instructions_per_call(args: &[&str], n: usize) -> u64 {
+    let me = std::env::current_exe().unwrap();
+    let count = |calls: usize| -> u64 {
+        let out = std::env::temp_dir().join(format!(
+            "callgrind.{}.{calls}.{}",
+            args.join("."),
+            std::process::id()
+        ));
+        let status = std::process::Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg(&me)
+            .args(args)
+            .arg(calls.to_string())
+            .output()
+            .expect("valgrind runs (apt-get install valgrind)");
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        text.lines()
+            .find_map(|l| l.strip_prefix("summary: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("callgrind writes a summary")
+    };
+    (count(n) - count(0)) / n as u64
+}

@@ -195,6 +195,16 @@ pub struct HttpReply {
     pub message: Value,
 }
 
+impl HttpReply {
+    /// The value of the header `name` (any case), if the reply has it.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name).then(|| value.trim())
+        })
+    }
+}
+
 /// Reads until the reply is complete: the connection closes, or an SSE event answers `id`.
 async fn read_reply(stream: &mut TcpStream, id: Option<&Value>) -> HttpReply {
     let mut bytes = Vec::new();

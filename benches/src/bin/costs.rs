@@ -12,7 +12,6 @@
 //! divided by the bytes sent.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use benches::{Bench, Payload, VARIANTS};
@@ -76,33 +75,7 @@ fn peak_heap(variant: &str, payload: Payload) -> (usize, usize) {
 }
 
 fn instructions(variant: &str, payload: Payload, n: usize) -> u64 {
-    let me = std::env::current_exe().unwrap();
-    let count = |calls: usize| -> u64 {
-        let out = std::env::temp_dir().join(format!(
-            "callgrind.{variant}.{}.{calls}.{}",
-            payload.name(),
-            std::process::id()
-        ));
-        let status = Command::new("valgrind")
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out.display()))
-            .arg(&me)
-            .args(["--calls", variant, payload.name(), &calls.to_string()])
-            .output()
-            .expect("valgrind runs (apt-get install valgrind)");
-        assert!(
-            status.status.success(),
-            "{}",
-            String::from_utf8_lossy(&status.stderr)
-        );
-        let text = std::fs::read_to_string(&out).unwrap();
-        let _ = std::fs::remove_file(&out);
-        text.lines()
-            .find_map(|l| l.strip_prefix("summary: "))
-            .and_then(|n| n.trim().parse().ok())
-            .expect("callgrind writes a summary")
-    };
-    (count(n) - count(0)) / n as u64
+    benches::instructions_per_call(&["--calls", variant, payload.name()], n)
 }
 
 /// The first `tools/list` and the first call on a new thread, with the tool registered on

@@ -11,7 +11,6 @@
 //! `--quick` measures fewer calls (what CI runs, to prove the harness works).
 
 use std::io::{Read, Write};
-use std::process::Command;
 
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
@@ -142,32 +141,7 @@ fn verify(n: usize, cache: bool) {
 }
 
 fn instructions(variant: &str, n: usize) -> u64 {
-    let me = std::env::current_exe().unwrap();
-    let count = |calls: usize| -> u64 {
-        let out = std::env::temp_dir().join(format!(
-            "callgrind.observe.{variant}.{calls}.{}",
-            std::process::id()
-        ));
-        let status = Command::new("valgrind")
-            .arg("--tool=callgrind")
-            .arg(format!("--callgrind-out-file={}", out.display()))
-            .arg(&me)
-            .args(["--calls", variant, &calls.to_string()])
-            .output()
-            .expect("valgrind runs (apt-get install valgrind)");
-        assert!(
-            status.status.success(),
-            "{}",
-            String::from_utf8_lossy(&status.stderr)
-        );
-        let text = std::fs::read_to_string(&out).unwrap();
-        let _ = std::fs::remove_file(&out);
-        text.lines()
-            .find_map(|l| l.strip_prefix("summary: "))
-            .and_then(|n| n.trim().parse().ok())
-            .expect("callgrind writes a summary")
-    };
-    (count(n) - count(0)) / n as u64
+    benches::instructions_per_call(&["--calls", variant], n)
 }
 
 fn main() {

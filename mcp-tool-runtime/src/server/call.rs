@@ -34,15 +34,67 @@ pub(crate) async fn serve_call(
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let call = CallSpan::start(name, &context, verified_caller(&context).as_deref());
-    let response = run_call(
-        shared,
-        name,
-        arguments,
-        input_responses,
-        request_state,
-        context,
-    )
-    .instrument(call.span.clone())
+    let span = call.span.clone();
+    let response: Result<CallToolResponse, ErrorData> = async move {
+        let limits = shared.limits();
+        let _slot = shared.quotas.call(
+            &context.peer,
+            limits.max_calls_per_session,
+            limits.max_calls,
+        )?;
+        let snapshot = shared.snapshot();
+        let binding = is_2026_07_28(&context)
+            .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
+        let input = match &binding {
+            Some(binding) => Some(Arc::new(shared.seal.open(
+                binding,
+                input_responses,
+                request_state,
+            )?)),
+            None => None,
+        };
+        let ct = context.ct.clone();
+        let live = Live::new(context, shared.clone(), input.clone());
+        let tool_context = ToolContext::new(Box::new(live));
+        let call = snapshot
+            .toolbox
+            .call_tool_with(name, arguments, tool_context.clone());
+        // Completes, with the call's input, when the tool waits on a client request (2026-07-28).
+        let waiting = async {
+            match (&input, &binding) {
+                (Some(input), Some(binding)) => {
+                    input.waiting.notified().await;
+                    (input, binding)
+                }
+                _ => std::future::pending().await,
+            }
+        };
+        let outcome = tokio::select! {
+            biased;
+            outcome = call => outcome,
+            (input, binding) = waiting => {
+                tool_context.finish();
+                return shared.seal.input_required(binding, input);
+            }
+            () = ct.cancelled() => {
+                tool_context.finish();
+                return Err(cancelled(name));
+            }
+        };
+        match outcome {
+            // At 2026-07-28 a call that failed after the tool was refused a request for want of a
+            // capability the client did not declare is answered as the spec asks: -32021, naming it.
+            Ok(result)
+                if result.is_error
+                    && let Some(missing) = input.as_ref().and_then(|i| i.missing()) =>
+            {
+                Err(missing_capability(missing))
+            }
+            Ok(result) => Ok(to_rmcp_result(result).into()),
+            Err(unknown) => Err(unknown_tool(unknown)),
+        }
+    }
+    .instrument(span)
     .await;
     call.finish(
         match &response {
@@ -57,73 +109,6 @@ pub(crate) async fn serve_call(
         &shared.metrics,
     );
     response
-}
-
-async fn run_call(
-    shared: &Arc<Shared>,
-    name: &str,
-    arguments: Value,
-    input_responses: Option<InputResponses>,
-    request_state: Option<String>,
-    context: RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData> {
-    let limits = shared.limits();
-    let _slot = shared.quotas.call(
-        &context.peer,
-        limits.max_calls_per_session,
-        limits.max_calls,
-    )?;
-    let snapshot = shared.snapshot();
-    let binding = is_2026_07_28(&context)
-        .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
-    let input = match &binding {
-        Some(binding) => Some(Arc::new(shared.seal.open(
-            binding,
-            input_responses,
-            request_state,
-        )?)),
-        None => None,
-    };
-    let ct = context.ct.clone();
-    let live = Live::new(context, shared.clone(), input.clone());
-    let tool_context = ToolContext::new(Box::new(live));
-    let call = snapshot
-        .toolbox
-        .call_tool_with(name, arguments, tool_context.clone());
-    // Completes, with the call's input, when the tool waits on a client request (2026-07-28).
-    let waiting = async {
-        match (&input, &binding) {
-            (Some(input), Some(binding)) => {
-                input.waiting.notified().await;
-                (input, binding)
-            }
-            _ => std::future::pending().await,
-        }
-    };
-    let outcome = tokio::select! {
-        biased;
-        outcome = call => outcome,
-        (input, binding) = waiting => {
-            tool_context.finish();
-            return shared.seal.input_required(binding, input);
-        }
-        () = ct.cancelled() => {
-            tool_context.finish();
-            return Err(cancelled(name));
-        }
-    };
-    match outcome {
-        // At 2026-07-28 a call that failed after the tool was refused a request for want of a
-        // capability the client did not declare is answered as the spec asks: -32021, naming it.
-        Ok(result)
-            if result.is_error
-                && let Some(missing) = input.as_ref().and_then(|i| i.missing()) =>
-        {
-            Err(missing_capability(missing))
-        }
-        Ok(result) => Ok(to_rmcp_result(result).into()),
-        Err(unknown) => Err(unknown_tool(unknown)),
-    }
 }
 
 /// JSON-RPC -32021 (MissingRequiredClientCapability, HTTP 400 over Streamable HTTP), with

@@ -289,12 +289,7 @@ impl Protected {
 /// The `WWW-Authenticate` header of a reply.
 pub(crate) fn challenge(reply: &HttpReply) -> String {
     reply
-        .head
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("www-authenticate")
-                .then(|| value.trim().to_owned())
-        })
+        .header("www-authenticate")
         .unwrap_or_else(|| panic!("no WWW-Authenticate: {reply:?}"))
+        .to_owned()
 }

@@ -20,14 +20,9 @@ fn initialize(id: u64) -> Value {
 
 fn session_id(reply: &HttpReply) -> String {
     reply
-        .head
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_owned())
-        })
+        .header("mcp-session-id")
         .unwrap_or_else(|| panic!("no session id: {reply:?}"))
+        .to_owned()
 }
 
 #[tokio::test]
