@@ -1,11 +1,14 @@
-//! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`, served by a
-//! handler of its own that adds a prompt and a resource.
+//! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`, served
+//! beside a handler of its own (rmcp's types) with the suite's prompts, resources, resource
+//! template, subscriptions and completions.
 
 // rmcp 3.11 marks logging deprecated (SEP-2577, a proposal); every released MCP version has it.
 #![allow(deprecated)]
 
 use std::time::Duration;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64_STANDARD;
 use mcp_tool_runtime::ToolboxServer;
 use mcp_tool_runtime::context::{
     Capability, ClientRequestError, Elicitation, LogLevel, SamplingRequest, ToolContext,
@@ -13,6 +16,10 @@ use mcp_tool_runtime::context::{
 use mcp_tool_runtime::server::Merged;
 use mcp_tool_runtime::{
     Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_tool,
+};
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, CompletionInfo, PromptArgument, ResourceTemplate,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, InputRequest, InputRequests,
@@ -366,6 +373,209 @@ pub async fn test_input_required_result_capabilities(
     ))])
 }
 
+/// Needs sampling, which the calling client may not have declared: then the call is answered
+/// with JSON-RPC -32021 (MissingRequiredClientCapability) naming it, by the serving layer.
+#[mcp_tool(content = blocks)]
+pub async fn test_missing_capability(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx
+        .sample("answer", SamplingRequest::new("Say hello.", 10))
+        .await?;
+    Ok(vec![Content::text(answer.text().unwrap_or_default())])
+}
+
+/// Asks the user a question: at 2026-07-28 the question travels in an input-required result,
+/// never as a request of its own on the response stream.
+#[mcp_tool(content = blocks)]
+pub async fn test_streaming_elicitation(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let name = ctx
+        .elicit::<Name>("user_name", "What is your name?")
+        .await?;
+    Ok(vec![Content::text(greeting(name))])
+}
+
+/// Logs a line, then answers: a client that did not ask for log lines gets none.
+#[mcp_tool(content = blocks)]
+pub async fn test_logging_tool(ctx: &ToolContext) -> Vec<Content> {
+    ctx.log(LogLevel::Info, "test_logging_tool ran").await;
+    vec![Content::text(
+        "Logged a line, if the client asked for them.",
+    )]
+}
+
+/// The server whose tool list `test_trigger_tool_change` changes, set once it is built.
+#[derive(Default)]
+pub struct Changing(std::sync::OnceLock<ToolboxServer>);
+
+/// Changes the tool list (adds `test_added_tool`, or removes it if it is there), so clients
+/// listening for list changes are told.
+#[mcp_tool(content = blocks)]
+pub async fn test_trigger_tool_change(
+    #[state] changing: &Changing,
+) -> Result<Vec<Content>, String> {
+    let server = changing.0.get().ok_or("the server is not built yet")?;
+    server
+        .update(|toolbox| {
+            if !toolbox.remove("test_added_tool") {
+                toolbox.register(test_added_tool::tool())?;
+            }
+            Ok::<_, RegistrationError>(())
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(vec![Content::text("The tool list changed.")])
+}
+
+/// Added and removed by `test_trigger_tool_change`.
+#[mcp_tool(content = blocks)]
+pub fn test_added_tool() -> Vec<Content> {
+    vec![Content::text("added")]
+}
+
+/// How someone's account stands.
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// In use.
+    #[default]
+    Active,
+    /// Not in use.
+    Inactive,
+    /// Waiting.
+    Pending,
+}
+
+/// A form whose every field has a default (SEP-1034), from `Default`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct Profile {
+    /// The name.
+    pub name: String,
+    /// The age.
+    pub age: u32,
+    /// The score.
+    pub score: f64,
+    /// The account's status.
+    pub status: Status,
+    /// Whether it is verified.
+    pub verified: bool,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            name: "John Doe".into(),
+            age: 30,
+            score: 95.5,
+            status: Status::Active,
+            verified: true,
+        }
+    }
+}
+
+/// Asks for a profile whose fields all have defaults.
+#[mcp_tool(content = blocks)]
+pub async fn test_elicitation_sep1034_defaults(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx
+        .elicit::<Profile>("profile", "Check your profile")
+        .await?;
+    Ok(vec![Content::text(elicitation_completed(answer))])
+}
+
+/// An untitled choice.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Plain {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// A titled choice: each value with the title a person reads.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Titled {
+    /// The first.
+    #[schemars(title = "First Option")]
+    Value1,
+    /// The second.
+    #[schemars(title = "Second Option")]
+    Value2,
+    /// The third.
+    #[schemars(title = "Third Option")]
+    Value3,
+}
+
+/// A titled choice for a multi-select.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Choice {
+    /// The first.
+    #[schemars(title = "First Choice")]
+    Value1,
+    /// The second.
+    #[schemars(title = "Second Choice")]
+    Value2,
+    /// The third.
+    #[schemars(title = "Third Choice")]
+    Value3,
+}
+
+/// A choice written with the legacy `enumNames`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(extend("enumNames" = ["Option One", "Option Two", "Option Three"]))]
+#[allow(missing_docs)]
+pub enum Legacy {
+    Opt1,
+    Opt2,
+    Opt3,
+}
+
+/// Every kind of enum an elicitation form may hold (SEP-1330).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Choices {
+    /// Pick one.
+    pub untitled_single: Plain,
+    /// Pick one.
+    pub titled_single: Titled,
+    /// Pick one.
+    pub legacy_enum: Legacy,
+    /// Pick any.
+    pub untitled_multi: Vec<Plain>,
+    /// Pick any.
+    pub titled_multi: Vec<Choice>,
+}
+
+/// Asks for one of each kind of enum.
+#[mcp_tool(content = blocks)]
+pub async fn test_elicitation_sep1330_enums(
+    ctx: &ToolContext,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let answer = ctx
+        .elicit::<Choices>("choices", "Make your choices")
+        .await?;
+    Ok(vec![Content::text(elicitation_completed(answer))])
+}
+
+fn elicitation_completed<T: Serialize>(answer: Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accepted(content) => format!(
+            "Elicitation completed: action=accept, content={}",
+            serde_json::to_string(&content).unwrap_or_default()
+        ),
+        Elicitation::Declined => "Elicitation completed: action=decline, content={}".to_owned(),
+        Elicitation::Cancelled => "Elicitation completed: action=cancel, content={}".to_owned(),
+    }
+}
+
 /// The conformance toolbox.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
@@ -388,22 +598,40 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(test_audio_content::tool())?
         .register(test_embedded_resource::tool())?
         .register(test_multiple_content_types::tool())?
-        .register(test_error_handling::tool())?;
+        .register(test_error_handling::tool())?
+        .register(test_missing_capability::tool())?
+        .register(test_streaming_elicitation::tool())?
+        .register(test_logging_tool::tool())?
+        .register(test_elicitation_sep1034_defaults::tool())?
+        .register(test_elicitation_sep1330_enums::tool())?;
+    toolbox.insert_state(Changing::default());
+    toolbox.register(test_trigger_tool_change::tool())?;
     Ok(toolbox)
 }
 
-/// The conformance suite's prompt and resource, in an rmcp handler of their own.
+/// The conformance suite's prompts, resources and completions, in an rmcp handler of their own.
 #[derive(Clone, Default)]
 pub struct PromptsAndResources;
 
 /// The conformance server: the `#[mcp_tool]` tools merged with the rmcp handler of the prompt
 /// and the resource, in one step.
 pub fn server() -> Result<Merged<PromptsAndResources>, Box<dyn std::error::Error + Send + Sync>> {
-    Ok(ToolboxServer::new(toolbox()?)?.merge(PromptsAndResources))
+    let server = ToolboxServer::new(toolbox()?)?;
+    if let Some(changing) = server.toolbox().state::<Changing>() {
+        let _ = changing.0.set(server.clone());
+    }
+    Ok(server.merge(PromptsAndResources))
 }
 
 const PROMPT: &str = "test_input_required_result_prompt";
 const RESOURCE: &str = "test://static-text";
+const BINARY_RESOURCE: &str = "test://static-binary";
+const WATCHED_RESOURCE: &str = "test://watched-resource";
+const TEMPLATE: &str = "test://template/{id}/data";
+const SIMPLE_PROMPT: &str = "test_simple_prompt";
+const PROMPT_WITH_ARGUMENTS: &str = "test_prompt_with_arguments";
+const PROMPT_WITH_RESOURCE: &str = "test_prompt_with_embedded_resource";
+const PROMPT_WITH_IMAGE: &str = "test_prompt_with_image";
 
 impl ServerHandler for PromptsAndResources {
     fn get_info(&self) -> ServerConfig {
@@ -411,6 +639,8 @@ impl ServerHandler for PromptsAndResources {
             ServerCapabilities::builder()
                 .enable_prompts()
                 .enable_resources()
+                .enable_resources_subscribe()
+                .enable_completions()
                 .build(),
         )
     }
@@ -420,11 +650,41 @@ impl ServerHandler for PromptsAndResources {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
-            PROMPT,
-            Some("A prompt that asks the user for its context first"),
-            None,
-        )]))
+        let required = |name: &str, description: &str| {
+            let mut argument = PromptArgument::new(name);
+            argument.description = Some(description.to_owned());
+            argument.required = Some(true);
+            argument
+        };
+        Ok(ListPromptsResult::with_all_items(vec![
+            Prompt::new(
+                PROMPT,
+                Some("A prompt that asks the user for its context first"),
+                None,
+            ),
+            Prompt::new(
+                SIMPLE_PROMPT,
+                Some("A simple prompt without arguments"),
+                None,
+            ),
+            Prompt::new(
+                PROMPT_WITH_ARGUMENTS,
+                Some("A prompt with two arguments"),
+                Some(vec![
+                    required("arg1", "First test argument"),
+                    required("arg2", "Second test argument"),
+                ]),
+            ),
+            Prompt::new(
+                PROMPT_WITH_RESOURCE,
+                Some("A prompt embedding a resource"),
+                Some(vec![required(
+                    "resourceUri",
+                    "URI of the resource to embed",
+                )]),
+            ),
+            Prompt::new(PROMPT_WITH_IMAGE, Some("A prompt with an image"), None),
+        ]))
     }
 
     /// Asks the user for the prompt's context (an input-required result), then returns the prompt.
@@ -433,11 +693,57 @@ impl ServerHandler for PromptsAndResources {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if request.name != PROMPT {
-            return Err(ErrorData::invalid_params(
-                format!("unknown prompt `{}`", request.name),
-                None,
-            ));
+        let argument = |name: &str| {
+            request
+                .arguments
+                .as_ref()
+                .and_then(|arguments| arguments.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(format!("missing argument `{name}`"), None)
+                })
+        };
+        let messages = match request.name.as_str() {
+            PROMPT => None,
+            SIMPLE_PROMPT => Some(vec![PromptMessage::new_text(
+                Role::User,
+                "This is a simple prompt for testing.",
+            )]),
+            PROMPT_WITH_ARGUMENTS => Some(vec![PromptMessage::new_text(
+                Role::User,
+                format!(
+                    "Prompt with arguments: arg1='{}', arg2='{}'",
+                    argument("arg1")?,
+                    argument("arg2")?
+                ),
+            )]),
+            PROMPT_WITH_RESOURCE => Some(vec![
+                prompt_message(serde_json::json!({
+                    "role": "user",
+                    "content": {"type": "resource", "resource": {
+                        "uri": argument("resourceUri")?, "mimeType": "text/plain",
+                        "text": "Embedded resource content for testing."}}
+                }))?,
+                PromptMessage::new_text(Role::User, "Please process the embedded resource above."),
+            ]),
+            PROMPT_WITH_IMAGE => Some(vec![
+                prompt_message(serde_json::json!({
+                    "role": "user",
+                    "content": {"type": "image", "mimeType": "image/png",
+                                "data": BASE64_STANDARD.encode(RED_PIXEL)}
+                }))?,
+                PromptMessage::new_text(Role::User, "Please analyze the image above."),
+            ]),
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown prompt `{}`", request.name),
+                    None,
+                ));
+            }
+        };
+        if let Some(messages) = messages {
+            return Ok(GetPromptResult::new(messages).into());
         }
         let answer = request
             .input_responses
@@ -475,10 +781,11 @@ impl ServerHandler for PromptsAndResources {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
-            RESOURCE,
-            "static-text",
-        )]))
+        Ok(ListResourcesResult::with_all_items(vec![
+            Resource::new(RESOURCE, "static-text"),
+            Resource::new(BINARY_RESOURCE, "static-binary"),
+            Resource::new(WATCHED_RESOURCE, "watched-resource"),
+        ]))
     }
 
     async fn read_resource(
@@ -486,17 +793,32 @@ impl ServerHandler for PromptsAndResources {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if request.uri != RESOURCE {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource `{}`", request.uri),
-                None,
-            ));
-        }
-        Ok(ReadResourceResult::new(vec![RmcpResourceContents::text(
-            "This is a static text resource.",
-            RESOURCE,
-        )])
-        .into())
+        let uri = request.uri.as_str();
+        let contents = match uri {
+            RESOURCE => RmcpResourceContents::text("This is a static text resource.", uri),
+            WATCHED_RESOURCE => RmcpResourceContents::text("This resource is watched.", uri),
+            BINARY_RESOURCE => RmcpResourceContents::blob(BASE64_STANDARD.encode(RED_PIXEL), uri)
+                .with_mime_type("image/png"),
+            _ => match uri
+                .strip_prefix("test://template/")
+                .and_then(|rest| rest.strip_suffix("/data"))
+                .filter(|id| !id.is_empty() && !id.contains('/'))
+            {
+                Some(id) => RmcpResourceContents::text(
+                    serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+                        .to_string(),
+                    uri,
+                )
+                .with_mime_type("application/json"),
+                None => {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no resource `{uri}`"),
+                        Some(serde_json::json!({"uri": uri})),
+                    ));
+                }
+            },
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
     async fn list_resource_templates(
@@ -504,6 +826,73 @@ impl ServerHandler for PromptsAndResources {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(Vec::new()))
+        let mut template = ResourceTemplate::new(TEMPLATE, "template-data");
+        template.mime_type = Some("application/json".into());
+        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
     }
+
+    /// Subscriptions to a resource (2025-x); at 2026-07-28 the method does not exist.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        subscription(&request.uri, &context)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        subscription(&request.uri, &context)
+    }
+
+    /// Completes a prompt's argument from a few known words.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        const WORDS: &[&str] = &["paris", "park", "party", "test", "testing", "tester"];
+        let prefix = request.argument.value.as_str();
+        let values: Vec<String> = WORDS
+            .iter()
+            .filter(|word| word.starts_with(prefix))
+            .map(|word| (*word).to_owned())
+            .collect();
+        let mut completion =
+            CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))?;
+        completion.total = Some(completion.values.len() as u32);
+        completion.has_more = Some(false);
+        Ok(CompleteResult::new(completion))
+    }
+}
+
+/// A (un)subscription: accepted for a resource this server has, at 2025-x; at 2026-07-28 the
+/// method was removed, so it is not found.
+fn subscription(uri: &str, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    if context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= "2026-07-28")
+    {
+        return Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            "resources/subscribe and resources/unsubscribe are not part of 2026-07-28",
+            None,
+        ));
+    }
+    if [RESOURCE, BINARY_RESOURCE, WATCHED_RESOURCE].contains(&uri) {
+        Ok(())
+    } else {
+        Err(ErrorData::resource_not_found(
+            format!("no resource `{uri}`"),
+            Some(serde_json::json!({"uri": uri})),
+        ))
+    }
+}
+
+/// A prompt message from its JSON.
+fn prompt_message(json: Value) -> Result<PromptMessage, ErrorData> {
+    serde_json::from_value(json).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }

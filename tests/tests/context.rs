@@ -318,3 +318,96 @@ async fn without_a_server_the_context_is_detached() {
     assert!(!ctx.is_cancelled());
     assert_eq!(ctx.list_roots("r").await, Err(ClientRequestError::Detached));
 }
+
+/// A plain choice: its variants carry docs, not titles.
+#[derive(Debug, Default, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Size {
+    /// Small.
+    #[default]
+    Small,
+    /// Large.
+    Large,
+}
+
+/// A choice whose every variant has a title.
+#[derive(Debug, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Topping {
+    /// Cheese.
+    #[schemars(title = "Extra cheese")]
+    Cheese,
+    /// Olives.
+    #[schemars(title = "Black olives")]
+    Olives,
+}
+
+/// An order form with every kind of choice and defaults.
+#[derive(Debug, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(default)]
+struct Order {
+    /// The size.
+    size: Size,
+    /// The sauce.
+    sauce: Topping,
+    /// The toppings.
+    toppings: Vec<Topping>,
+    /// The sizes.
+    sizes: Vec<Size>,
+    /// How many.
+    count: u32,
+}
+
+impl Default for Order {
+    fn default() -> Self {
+        Order {
+            size: Size::Small,
+            sauce: Topping::Cheese,
+            toppings: Vec::new(),
+            sizes: Vec::new(),
+            count: 2,
+        }
+    }
+}
+
+/// Asks for an order.
+#[mcp_tool]
+async fn order(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    ctx.elicit::<Order>("order", "Your order?").await?;
+    Ok("ordered".into())
+}
+
+#[tokio::test]
+async fn enums_and_defaults_take_mcps_elicitation_forms() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(order::tool()).unwrap();
+    let recording = Recording::new().answer("order", json!({"action": "decline"}));
+    toolbox
+        .call_tool_with("order", json!({}), recording.context())
+        .await
+        .unwrap();
+    let schema = &recording.requests()[0].1.params["requestedSchema"]["properties"];
+    // Untitled single-select: `enum`, the variants' docs dropped.
+    assert_eq!(
+        schema["size"],
+        json!({"type": "string", "enum": ["small", "large"], "default": "small", "description": "The size."})
+    );
+    // Titled single-select: `oneOf` of `const` and `title`.
+    assert_eq!(
+        schema["sauce"],
+        json!({"type": "string", "default": "cheese", "description": "The sauce.", "oneOf": [
+            {"const": "cheese", "title": "Extra cheese"}, {"const": "olives", "title": "Black olives"}]})
+    );
+    // Titled multi-select: `items` with `anyOf`.
+    assert_eq!(
+        schema["toppings"]["items"],
+        json!({"anyOf": [{"const": "cheese", "title": "Extra cheese"}, {"const": "olives", "title": "Black olives"}]})
+    );
+    assert_eq!(schema["toppings"]["type"], "array");
+    // Untitled multi-select: `items` with `enum`.
+    assert_eq!(
+        schema["sizes"]["items"],
+        json!({"type": "string", "enum": ["small", "large"]})
+    );
+    assert_eq!(schema["count"]["default"], 2);
+}

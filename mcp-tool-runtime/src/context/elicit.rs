@@ -8,10 +8,14 @@ use serde_json::{Map, Value, json};
 use super::client::{ClientRequestError, Elicitation};
 
 /// `T`'s schema as an elicitation's `requestedSchema`: MCP allows a flat object whose
-/// properties are strings, numbers, integers, booleans and enums, so what schemars writes for
-/// them is brought to that form (optional fields lose their `null`, enums are inlined from
-/// `$defs`, formats MCP does not list are dropped). A type that is not flat stays as it is, and
-/// the client request fails naming why.
+/// properties are strings, numbers, integers, booleans, enums and arrays of enums, so what
+/// schemars writes for them is brought to that form (optional fields lose their `null`, enums
+/// are inlined from `$defs`, formats MCP does not list are dropped). An enum is MCP's
+/// untitled single-select (`enum`) unless every variant has a title (`#[schemars(title =
+/// "...")]`), then the titled one (`oneOf` of `const` and `title`); a `Vec` of an enum is the
+/// multi-select (`items` with `enum`, or `anyOf` when titled). Serde defaults become `default`
+/// (SEP-1034). A type that is not flat stays as it is, and the client request fails naming
+/// why.
 pub(crate) fn elicitation_schema<T: JsonSchema>() -> Value {
     let mut schema = (*crate::schema::input_schema_of::<T>()).clone();
     schema.remove("additionalProperties");
@@ -62,6 +66,51 @@ fn flatten_property(property: &mut Map<String, Value>, defs: Option<&Value>) {
     let listed = |f: &Value| matches!(f.as_str(), Some("email" | "uri" | "date" | "date-time"));
     if property.get("format").is_some_and(|f| !listed(f)) {
         property.remove("format");
+    }
+    select_enum(property);
+    // A multi-select: an array of an enum, whose items MCP describes by their choices alone.
+    if property.get("type") == Some(&json!("array"))
+        && let Some(Value::Object(items)) = property.get_mut("items")
+    {
+        flatten_property(items, defs);
+        items.remove("description");
+        items.remove("title");
+        // MCP writes a titled multi-select's choices as `anyOf`.
+        if let Some(choices) = items.remove("oneOf") {
+            items.remove("type");
+            items.insert("anyOf".to_owned(), choices);
+        }
+    }
+}
+
+/// A `oneOf` of string constants, as schemars writes an enum whose variants carry docs or
+/// titles, as MCP's enum schemas: `type: "string"` with `oneOf` of `const` and `title` when
+/// every variant has a title, with `enum` otherwise.
+fn select_enum(property: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = property.get("oneOf") else {
+        return;
+    };
+    let choices: Option<Vec<(Value, Option<Value>)>> = branches
+        .iter()
+        .map(|branch| {
+            let constant = branch.get("const").filter(|c| c.is_string())?.clone();
+            Some((constant, branch.get("title").cloned()))
+        })
+        .collect();
+    let Some(choices) = choices else {
+        return;
+    };
+    property.insert("type".to_owned(), json!("string"));
+    if choices.iter().all(|(_, title)| title.is_some()) {
+        let titled = choices
+            .into_iter()
+            .map(|(constant, title)| json!({"const": constant, "title": title}))
+            .collect();
+        property.insert("oneOf".to_owned(), Value::Array(titled));
+    } else {
+        property.remove("oneOf");
+        let values = choices.into_iter().map(|(constant, _)| constant).collect();
+        property.insert("enum".to_owned(), Value::Array(values));
     }
 }
 
