@@ -576,6 +576,16 @@ fn elicitation_completed<T: Serialize>(answer: Elicitation<T>) -> String {
     }
 }
 
+/// Runs `query` in `region`, which the client also sends as the `Mcp-Param-Region` header, so a
+/// load balancer can route on it (SEP-2243).
+#[mcp_tool(content = blocks)]
+pub fn test_header_arguments(
+    #[arg(header = "Region", description = "Where to run it")] region: String,
+    #[arg(description = "What to run")] query: String,
+) -> Vec<Content> {
+    vec![Content::text(format!("ran `{query}` in {region}"))]
+}
+
 /// The conformance toolbox.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
@@ -603,7 +613,8 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(test_streaming_elicitation::tool())?
         .register(test_logging_tool::tool())?
         .register(test_elicitation_sep1034_defaults::tool())?
-        .register(test_elicitation_sep1330_enums::tool())?;
+        .register(test_elicitation_sep1330_enums::tool())?
+        .register(test_header_arguments::tool())?;
     toolbox.insert_state(Changing::default());
     toolbox.register(test_trigger_tool_change::tool())?;
     Ok(toolbox)

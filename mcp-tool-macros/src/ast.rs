@@ -31,6 +31,9 @@ pub enum Role {
     Argument {
         name: String,
         description: Option<LitStr>,
+        /// `#[arg(header = "Region")]`: mirrored as the `Mcp-Param-Region` HTTP header
+        /// (SEP-2243).
+        header: Option<LitStr>,
     },
     /// The whole argument object, as one struct.
     Args,
@@ -139,9 +142,14 @@ pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
                     }
                 };
                 let role = match role {
-                    ParsedRole::Argument { rename, description } => Role::Argument {
+                    ParsedRole::Argument {
+                        rename,
+                        description,
+                        header,
+                    } => Role::Argument {
                         name: rename.map_or_else(|| unraw(&ident), |r| r.value()),
                         description,
+                        header,
                     },
                     ParsedRole::Args => Role::Args,
                     ParsedRole::Context => {
@@ -196,6 +204,7 @@ enum ParsedRole {
     Argument {
         rename: Option<LitStr>,
         description: Option<LitStr>,
+        header: Option<LitStr>,
     },
     Args,
     State,
@@ -259,6 +268,7 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
     let ArgAttr {
         rename,
         description,
+        header,
         ..
     } = arg;
     if let Some((role, word)) = marker {
@@ -270,7 +280,7 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
                 ),
             );
         }
-        if let Some(extra) = rename.as_ref().or(description.as_ref()) {
+        if let Some(extra) = rename.as_ref().or(description.as_ref()).or(header.as_ref()) {
             cx.error_spanned_by(
                 extra,
                 format!(
@@ -281,7 +291,7 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
         return role;
     }
     if context_type(cx, ty) {
-        if let Some(extra) = rename.as_ref().or(description.as_ref()) {
+        if let Some(extra) = rename.as_ref().or(description.as_ref()).or(header.as_ref()) {
             cx.error_spanned_by(
                 extra,
                 "the `ToolContext` parameter is not an argument; `#[arg(...)]` does not apply to it",
@@ -299,14 +309,16 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
     ParsedRole::Argument {
         rename,
         description,
+        header,
     }
 }
 
-/// `#[arg(rename = "...", description = "...")]`.
+/// `#[arg(rename = "...", description = "...", header = "...")]`.
 #[derive(Default)]
 struct ArgAttr {
     rename: Option<LitStr>,
     description: Option<LitStr>,
+    header: Option<LitStr>,
     seen: Seen,
 }
 
@@ -321,6 +333,7 @@ impl ArgAttr {
             let slot = match key.as_str() {
                 RENAME => &mut self.rename,
                 DESCRIPTION => &mut self.description,
+                HEADER => &mut self.header,
                 _ => {
                     cx.error_spanned_by(&meta.path, unknown_key_message("key", &key, ARG_KEYS));
                     return skip_value(&meta);

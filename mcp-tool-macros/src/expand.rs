@@ -213,11 +213,20 @@ fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
         return quote_spanned!(ty.span()=> #private::arguments_schema::<#ty> as fn() -> _);
     }
     let params = f.params.iter().filter_map(|p| match &p.role {
-        Role::Argument { name, description } => {
+        Role::Argument {
+            name,
+            description,
+            header,
+        } => {
             let ty = &p.ty;
             let description = option(description.as_ref());
-            Some(quote_spanned! {ty.span()=>
-                #private::param::<#ty>(&mut __builder, #name, #description);
+            Some(match header {
+                Some(header) => quote_spanned! {ty.span()=>
+                    #private::header_param::<#ty>(&mut __builder, #name, #description, #header);
+                },
+                None => quote_spanned! {ty.span()=>
+                    #private::param::<#ty>(&mut __builder, #name, #description);
+                },
             })
         }
         _ => None,

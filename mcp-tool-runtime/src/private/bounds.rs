@@ -26,6 +26,28 @@ impl<T: DeserializeOwned> Argument for T {}
 pub trait ArgumentSchema: schemars::JsonSchema {}
 impl<T: schemars::JsonSchema + ?Sized> ArgumentSchema for T {}
 
+/// A type an argument mirrored into an `Mcp-Param-*` header may have (SEP-2243): a string, an
+/// integer or a boolean. Floating-point numbers and structured values cannot be headers, and
+/// neither can an `Option`: its schema admits `null`, and the official clients drop a tool
+/// whose header argument is not of exactly one of those types.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a header argument: SEP-2243 allows only strings, integers and booleans, required (not an `Option`)",
+    label = "a header argument's type: use `String`, an integer type or `bool`, or remove `header = ...`"
+)]
+pub trait HeaderArgument: ArgumentSchema {}
+impl HeaderArgument for String {}
+impl HeaderArgument for bool {}
+impl HeaderArgument for i8 {}
+impl HeaderArgument for i16 {}
+impl HeaderArgument for i32 {}
+impl HeaderArgument for i64 {}
+impl HeaderArgument for isize {}
+impl HeaderArgument for u8 {}
+impl HeaderArgument for u16 {}
+impl HeaderArgument for u32 {}
+impl HeaderArgument for u64 {}
+impl HeaderArgument for usize {}
+
 /// A type a tool returns.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be sent as a tool's result: it does not implement `serde::Serialize`",

@@ -4,7 +4,8 @@
 use std::any::Any;
 
 use super::bounds::{
-    Argument, ArgumentSchema, ContextParam, ErrorMessage, Output, OutputSchemaType, StateType,
+    Argument, ArgumentSchema, ContextParam, ErrorMessage, HeaderArgument, Output, OutputSchemaType,
+    StateType,
 };
 use super::option::MayBeNone;
 use crate::result::ToolResult;
@@ -29,6 +30,16 @@ pub fn param<T: ArgumentSchema + ?Sized>(
     description: Option<&str>,
 ) {
     builder.param::<T>(name, description);
+}
+
+/// Adds the argument `name`, mirrored as the `Mcp-Param-{header}` HTTP header (SEP-2243).
+pub fn header_param<T: HeaderArgument>(
+    builder: &mut InputSchemaBuilder,
+    name: &str,
+    description: Option<&str>,
+    header: &str,
+) {
+    builder.param::<T>(name, description).header(name, header);
 }
 
 /// The input schema of an `#[args]` struct.

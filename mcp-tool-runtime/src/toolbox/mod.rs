@@ -12,6 +12,7 @@ use crate::settings::{ServerDefaults, SettingsError, resolve};
 use crate::tool::{State, Tool, ToolDefinition};
 
 mod call;
+mod header;
 mod layer;
 pub mod layers;
 mod name;
@@ -81,6 +82,14 @@ pub enum RegistrationError {
     /// tool's content kind cannot honour).
     #[error(transparent)]
     Settings(#[from] SettingsError),
+    /// An argument marked `x-mcp-header` (SEP-2243) that cannot be served as a header.
+    #[error("tool `{tool}` cannot be registered: {reason}")]
+    InvalidHeader {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The tool needs state the toolbox does not hold.
     #[error(
         "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"
@@ -323,6 +332,12 @@ impl Toolbox {
 
         let output = declaration.output_schema.map(|build| build());
         let input_schema = (declaration.input_schema)();
+        header::check_header_arguments(&input_schema).map_err(|reason| {
+            RegistrationError::InvalidHeader {
+                tool: name.clone(),
+                reason,
+            }
+        })?;
         let known_arguments =
             (input_schema.get("additionalProperties") == Some(&Value::Bool(false))).then(|| {
                 input_schema

@@ -8,6 +8,7 @@ mod changes;
 mod context;
 mod convert;
 mod fixtures;
+mod headers;
 mod input_required;
 mod malformed;
 mod version_2026;
