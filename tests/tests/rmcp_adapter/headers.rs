@@ -147,7 +147,8 @@ impl Tool for HandWritten {
 
 #[test]
 fn registration_refuses_header_arguments_that_cannot_be_served() {
-    let cases: [(fn() -> mcp_tool_runtime::schema::SchemaObject, &str); 5] = [
+    type Schema = fn() -> mcp_tool_runtime::schema::SchemaObject;
+    let cases: [(Schema, &str); 5] = [
         (
             || {
                 let mut b = InputSchemaBuilder::new();
