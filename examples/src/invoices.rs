@@ -170,6 +170,25 @@ pub fn list_invoices(
         .collect()
 }
 
+/// Count invoices, optionally only those with one status.
+#[mcp_tool(annotations(read_only))]
+pub fn count_invoices(
+    #[state] store: &Store,
+    #[arg(description = "Only invoices with this status.")] status: Option<Status>,
+) -> usize {
+    let invoices = store.invoices.lock().unwrap_or_else(|e| e.into_inner());
+    invoices
+        .values()
+        .filter(|i| status.is_none_or(|s| s == i.status))
+        .count()
+}
+
+/// Where one invoice stands.
+#[mcp_tool(annotations(read_only))]
+pub fn invoice_status(#[state] store: &Store, number: String) -> Result<Status, InvoiceError> {
+    store.get(&number).map(|invoice| invoice.status)
+}
+
 /// Create an open invoice. Every line needs an item and a quantity of at least 1.
 #[mcp_tool(annotations(destructive = false))]
 pub async fn create_invoice(
@@ -385,6 +404,8 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     toolbox.register_all(tools![
         get_invoice,
         list_invoices,
+        count_invoices,
+        invoice_status,
         create_invoice,
         mark_paid,
         invoice_badge,

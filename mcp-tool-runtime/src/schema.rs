@@ -32,16 +32,21 @@ pub type SchemaObject = Arc<Map<String, Value>>;
 /// use mcp_tool_runtime::schema::{output_schema, OutputSchema};
 /// use mcp_tool_runtime::structured::Shape;
 ///
-/// let OutputSchema { schema, shape } = output_schema::<Vec<u8>>(AllowNone::No);
+/// let OutputSchema { schema, shape, schema_2026 } = output_schema::<Vec<u8>>(AllowNone::No);
 /// assert_eq!(shape, Shape::Wrapped);
 /// assert_eq!(schema["type"], "object");
+/// assert_eq!(schema_2026["type"], "array");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputSchema {
-    /// The schema advertised as the tool's `outputSchema`. Its root is always `"type": "object"`.
+    /// The schema advertised as the tool's `outputSchema` up to MCP 2025-11-25. Its root is
+    /// always `"type": "object"`.
     pub schema: SchemaObject,
-    /// Whether payloads are served as is or wrapped under `result`.
+    /// Whether payloads are served as is or wrapped under `result`, up to 2025-11-25.
     pub shape: Shape,
+    /// The schema advertised from 2026-07-28 (SEP-2106): the type's own schema, whatever its
+    /// root (an array, a number, a string, an enum), admitting the `{}` served for nothing.
+    pub schema_2026: SchemaObject,
 }
 
 fn settings() -> SchemaSettings {
@@ -112,22 +117,61 @@ pub(crate) fn build_output_schema(root: Value, allow_none: AllowNone) -> OutputS
     follow_root_ref(&mut root);
 
     if is_null_schema(&root) {
+        let nothing = Arc::new(structured::nothing_schema());
         return OutputSchema {
-            schema: Arc::new(structured::nothing_schema()),
+            schema: nothing.clone(),
             shape: Shape::Object,
+            schema_2026: nothing,
         };
     }
-    // A type that may serialize as `null` (`serde_json::Value`, a nullable newtype) is served as
-    // `{}` then, by the same nothing rule as a declared `allow_none`.
-    let may_be_empty = allow_none == AllowNone::Yes || admits_null(&root);
+    // A type that may serialize as `null` (`Option<T>` without `allow_none`,
+    // `serde_json::Value`, a nullable newtype) is served as `{}` then, by the same nothing rule
+    // as a declared `allow_none`; its other values by their own shape, as with `allow_none`.
+    let nullable = admits_null(&root);
+    let may_be_empty = allow_none == AllowNone::Yes || nullable;
+    if nullable {
+        strip_null(&mut root);
+    }
     let shape = Shape::of_schema(&root);
-    let mut schema = shape.output_schema(root);
+    let mut schema = shape.output_schema(root.clone());
+    let mut schema_2026 = root;
     if may_be_empty {
         schema = structured::admit_nothing(schema);
+        schema_2026 = structured::admit_nothing(schema_2026);
     }
     OutputSchema {
         schema: Arc::new(schema),
         shape,
+        schema_2026: Arc::new(schema_2026),
+    }
+}
+
+/// A nullable schema without its `null`: `anyOf: [T, {"type": "null"}]` becomes `T` (followed
+/// into `$defs`), `"type": [T, "null"]` becomes `"type": T`. Other schemas stay as they are.
+fn strip_null(root: &mut Map<String, Value>) {
+    let is_null = |v: &Value| v.get("type") == Some(&json!("null"));
+    if let Some(Value::Array(types)) = root.get("type") {
+        let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if let [only] = kept.as_slice() {
+            root.insert("type".to_owned(), only.clone());
+        }
+        return;
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = root.get(key) else {
+            continue;
+        };
+        let (nulls, others): (Vec<&Value>, Vec<&Value>) = branches.iter().partition(|b| is_null(b));
+        let ([_], [Value::Object(other)]) = (nulls.as_slice(), others.as_slice()) else {
+            continue;
+        };
+        let other = other.clone();
+        root.remove(key);
+        for (k, v) in other {
+            root.entry(k).or_insert(v);
+        }
+        follow_root_ref(root);
+        return;
     }
 }
 

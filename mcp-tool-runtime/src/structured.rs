@@ -4,9 +4,14 @@
 //! `outputSchema`, [`build_tool_result`](crate::build_tool_result) when it builds a `structuredContent`. So the schema a tool
 //! advertises and the payload it sends can never disagree about them.
 //!
-//! - *Nothing*: a payload with nothing to present (`None`, `()`) is served as `{}`.
-//! - *Wrapping*: a payload whose type is not a JSON object is served as `{"result": <value>}`,
-//!   because MCP up to 2025-11-25 requires an object at the root of both halves.
+//! - *Nothing*: a payload with nothing to present (`None`, `()`) is served as `{}`, at every
+//!   protocol version: an SDK reads `null` as "no structured content", which a tool that
+//!   advertises an `outputSchema` must never send.
+//! - *Wrapping*: up to 2025-11-25, a payload whose type is not a JSON object is served as
+//!   `{"result": <value>}`, because MCP requires an object at the root of both halves. From
+//!   2026-07-28 (SEP-2106) any JSON value may be `structuredContent` and any schema an
+//!   `outputSchema`: the payload is served as it is ([`Shape::Raw`]), with its type's own schema.
+//!   Whether a payload is wrapped depends on its type and the client's version alone.
 
 use serde_json::{Map, Value, json};
 
@@ -68,8 +73,11 @@ pub enum Shape {
     /// The payload is a JSON object and is served as is.
     #[default]
     Object,
-    /// The payload is served as `{"result": <payload>}`.
+    /// The payload is served as `{"result": <payload>}` (a non-object type, up to 2025-11-25).
     Wrapped,
+    /// The payload is served as it is, whatever JSON it is (a non-object type, from
+    /// 2026-07-28).
+    Raw,
 }
 
 impl Shape {
@@ -98,14 +106,23 @@ impl Shape {
         }
         match self {
             Shape::Object if payload.is_object() => payload,
+            Shape::Raw => payload,
             _ => json!({ RESULT_KEY: payload }),
+        }
+    }
+
+    /// The shape a 2026-07-28 client is served: a type that is not an object as it is.
+    pub(crate) fn at_2026(shape: Option<Shape>) -> Shape {
+        match shape {
+            Some(Shape::Object) => Shape::Object,
+            _ => Shape::Raw,
         }
     }
 
     /// The output schema for a type's root schema: as is, or wrapped under `result`.
     pub(crate) fn output_schema(self, mut root: Map<String, Value>) -> Map<String, Value> {
         match self {
-            Shape::Object => root,
+            Shape::Object | Shape::Raw => root,
             Shape::Wrapped => {
                 let defs = root.remove("$defs");
                 let mut wrapped = json!({
@@ -138,15 +155,19 @@ pub(crate) fn nothing_schema() -> Map<String, Value> {
     into_map(json!({"type": "object", "maxProperties": 0}))
 }
 
-/// The nothing rule, schema side: let an object schema also admit the `{}` served for nothing,
-/// while any other object must still satisfy the original schema.
+/// The nothing rule, schema side: let a schema also admit the `{}` served for nothing, while any
+/// other value must still satisfy the original schema. An object root (every form up to
+/// 2025-11-25) stays `"type": "object"`; a raw one (2026-07-28) is any of the two.
 pub(crate) fn admit_nothing(mut root: Map<String, Value>) -> Map<String, Value> {
     let defs = root.remove("$defs");
     let wrapped = root.remove(WRAPPED_MARKER);
+    let object = root.get("type").and_then(Value::as_str) == Some("object");
     let mut schema = json!({
-        "type": "object",
         "anyOf": [nothing_schema(), Value::Object(root)],
     });
+    if object {
+        schema["type"] = json!("object");
+    }
     if let Some(defs) = defs {
         schema["$defs"] = defs;
     }
@@ -154,6 +175,15 @@ pub(crate) fn admit_nothing(mut root: Map<String, Value>) -> Map<String, Value> 
         schema[WRAPPED_MARKER] = marker;
     }
     into_map(schema)
+}
+
+/// The first protocol version whose `structuredContent` may be any JSON value (SEP-2106).
+pub const RAW_SINCE: &str = "2026-07-28";
+
+/// Whether a client speaking `version` is served payloads as they are (2026-07-28 on; dates
+/// compare as strings).
+pub(crate) fn serves_raw(version: Option<&str>) -> bool {
+    version.is_some_and(|v| v >= RAW_SINCE)
 }
 
 fn into_map(value: Value) -> Map<String, Value> {

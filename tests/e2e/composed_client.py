@@ -16,8 +16,9 @@ from checks import check
 from stdio_session import connect, run_at_every_version
 
 INVOICES = {
-    "audit_invoices", "create_invoice", "format_invoice", "get_invoice", "invoice_badge",
-    "invoice_documents", "list_invoices", "mark_paid", "send_reminder",
+    "audit_invoices", "count_invoices", "create_invoice", "format_invoice", "get_invoice",
+    "invoice_badge", "invoice_documents", "invoice_status", "list_invoices", "mark_paid",
+    "send_reminder",
 }
 
 

@@ -32,6 +32,13 @@ UNSTRUCTURED = set(CALLS["unstructured"])
 VALID_CALLS = [tuple(call) for call in CALLS["valid"]]
 # (tool, arguments, words the error text must contain)
 INVALID_CALLS = [tuple(call) for call in CALLS["invalid"]]
+# Tools whose type is not an object: served raw at 2026-07-28 (SEP-2106), this JSON type.
+RAW_2026 = CALLS["raw_2026"]
+JSON_TYPES = {"array": list, "integer": int, "string": str, "object": dict}
+
+
+def raw(version):
+    return version >= "2026-07-28"
 
 
 class Checks:
@@ -60,9 +67,12 @@ async def run_version(server, version, checks):
         checks.check(set(tools) == STRUCTURED | UNSTRUCTURED, f"[{version}] tools/list names {sorted(tools)}")
         for name in sorted(STRUCTURED):
             schema = tools[name].output_schema
+            expected = RAW_2026.get(name, "object") if raw(version) else "object"
+            # An enum's own schema is a `oneOf` of its values (a `oneOf` root, SEP-2106).
+            types = [schema.get("type")] if schema and "oneOf" not in schema else [b.get("type") for b in (schema or {}).get("oneOf", [])]
             checks.check(
-                schema is not None and schema.get("type") == "object",
-                f"[{version}] {name} advertises an object outputSchema",
+                schema is not None and types and all(t == expected for t in types),
+                f"[{version}] {name} advertises an outputSchema of type {expected}",
             )
         for name in sorted(UNSTRUCTURED):
             checks.check(tools[name].output_schema is None, f"[{version}] {name} advertises no outputSchema")
@@ -87,7 +97,11 @@ async def run_version(server, version, checks):
                 continue
             checks.check(not result.is_error, f"{what}: not an error ({text_of(result)[:80]!r})")
             if name in STRUCTURED:
-                checks.check(isinstance(result.structured_content, dict), f"{what}: structuredContent is an object")
+                expected = RAW_2026.get(name, "object") if raw(version) else "object"
+                checks.check(
+                    isinstance(result.structured_content, JSON_TYPES[expected]),
+                    f"{what}: structuredContent is {expected} ({type(result.structured_content).__name__})",
+                )
             else:
                 checks.check(result.structured_content is None, f"{what}: no structuredContent")
             if name == "invoice_badge":
@@ -101,8 +115,17 @@ async def run_version(server, version, checks):
                 checks.check(len(links) == 2 and all(str(l.uri).startswith("invoices://") for l in links), f"{what}: two resource links")
             if name == "get_invoice" and arguments["number"] == "INV-404":
                 checks.check(result.structured_content == {}, f"{what}: nothing is served as {{}}")
-            if name == "list_invoices":
-                checks.check(isinstance(result.structured_content.get("result"), list), f"{what}: the list is wrapped under result")
+            if name in RAW_2026 and not raw(version):
+                checks.check(
+                    isinstance(result.structured_content.get("result"), JSON_TYPES[RAW_2026[name]]),
+                    f"{what}: the value is wrapped under result",
+                )
+            if name == "count_invoices":
+                count = result.structured_content if raw(version) else result.structured_content["result"]
+                checks.check(count == (1 if arguments else 2), f"{what}: counted {count}")
+            if name == "invoice_status":
+                status = result.structured_content if raw(version) else result.structured_content["result"]
+                checks.check(status in ("open", "paid"), f"{what}: status {status}")
 
         for name, arguments, words in INVALID_CALLS:
             what = f"[{version}] invalid call {name} {arguments}"

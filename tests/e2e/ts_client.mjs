@@ -3,7 +3,9 @@
 //
 // Usage: node ts_client.mjs http://127.0.0.1:PORT/mcp
 //
-// Lists the tools and calls every tool with valid and invalid arguments. The SDK's client
+// At 2025-11-25 (the SDK's own latest) and 2025-06-18 (asked for in `initialize`): lists the tools
+// and calls every tool with valid and invalid arguments. (SDK 1.32.2 does not speak 2026-07-28.)
+// The SDK's client
 // validates `structuredContent` against each tool's `outputSchema` with Ajv and throws on a
 // mismatch or a missing structured result; this script also asserts which tools advertise a
 // schema and which results carry `structuredContent`. Prints `N passed, 0 failed` at the end.
@@ -21,7 +23,7 @@ const INVALID_CALLS = CALLS.invalid;
 
 let passed = 0;
 let failed = 0;
-function check(ok, what) {
+function checkAt(ok, what) {
   if (ok) {
     passed += 1;
     console.log(`ok   ${what}`);
@@ -33,12 +35,29 @@ function check(ok, what) {
 
 const textOf = (result) => result.content.map((b) => b.text ?? '').join(' ');
 
-async function main() {
+/** A transport whose `initialize` asks for `version`. */
+class AskingFor extends StreamableHTTPClientTransport {
+  constructor(url, version) {
+    super(url);
+    this.version = version;
+  }
+  send(message, options) {
+    if (message.method === 'initialize') {
+      message = { ...message, params: { ...message.params, protocolVersion: this.version } };
+    }
+    return super.send(message, options);
+  }
+}
+
+async function main(version) {
   const url = new URL(process.argv[2]);
   const client = new Client({ name: 'mcp-tool-e2e', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url));
-  const version = client.getServerVersion();
-  check(version && version.name === 'mcp-tool-runtime', `server introduces itself (${JSON.stringify(version)})`);
+  const check = (ok, what) => checkAt(ok, `[${version}] ${what}`);
+  const transport = new AskingFor(url, version);
+  await client.connect(transport);
+  check(transport.protocolVersion === version, `negotiated ${transport.protocolVersion}`);
+  const server = client.getServerVersion();
+  check(server && server.name === 'mcp-tool-runtime', `server introduces itself (${JSON.stringify(server)})`);
 
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -71,6 +90,11 @@ async function main() {
     check(!result.isError, `${what}: not an error`);
     if (STRUCTURED.includes(name)) {
       check(result.structuredContent !== null && typeof result.structuredContent === 'object', `${what}: structuredContent is an object`);
+      if (name in CALLS.raw_2026) {
+        const inner = result.structuredContent?.result;
+        const type = Array.isArray(inner) ? 'array' : Number.isInteger(inner) ? 'integer' : typeof inner;
+        check(type === CALLS.raw_2026[name], `${what}: the ${CALLS.raw_2026[name]} is wrapped under result`);
+      }
     } else {
       check(result.structuredContent === undefined, `${what}: no structuredContent`);
     }
@@ -103,10 +127,12 @@ async function main() {
   await client.close();
 }
 
-try {
-  await main();
-} catch (e) {
-  check(false, `session failed: ${e?.stack ?? e}`);
+for (const version of ['2025-11-25', '2025-06-18']) {
+  try {
+    await main(version);
+  } catch (e) {
+    checkAt(false, `[${version}] session failed: ${e?.stack ?? e}`);
+  }
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

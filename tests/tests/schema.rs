@@ -16,7 +16,7 @@ fn conforms<T: Serialize + JsonSchema + 'static>(
     payload: &T,
     allow_none: AllowNone,
 ) -> Result<(), String> {
-    let OutputSchema { schema, shape } = output_schema::<T>(allow_none);
+    let OutputSchema { schema, shape, .. } = output_schema::<T>(allow_none);
     let result = build_tool_result(payload, &ResultOptions::new("t").shape(shape));
     let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &*schema});
     check_conforms(&entry, &serde_json::to_value(&result).unwrap())

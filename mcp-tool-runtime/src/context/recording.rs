@@ -86,6 +86,7 @@ pub struct Recording {
     state: Arc<Mutex<RecordingState>>,
     capabilities: Option<Map<String, Value>>,
     caller: Option<Arc<Caller>>,
+    protocol_version: Option<String>,
 }
 
 impl std::fmt::Debug for Recording {
@@ -126,6 +127,33 @@ impl Recording {
     /// ```
     pub fn fail(self, key: impl Into<String>, error: ClientRequestError) -> Self {
         self.lock().answers.insert(key.into(), Err(error));
+        self
+    }
+
+    /// Sets the protocol version the client speaks (by default none is known, as for a
+    /// detached call): results are then built as that version is served, so from
+    /// `"2026-07-28"` a value that is not an object is `structuredContent` as it is (SEP-2106).
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::context::Recording;
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox};
+    ///
+    /// /// Counts.
+    /// #[mcp_tool]
+    /// fn count() -> u32 { 3 }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(count::tool()).unwrap();
+    /// let at = |v: &str| Recording::new().protocol_version(v).context();
+    /// let old = toolbox.call_tool_with("count", serde_json::json!({}), at("2025-11-25")).await.unwrap();
+    /// assert_eq!(old.structured_content, Some(serde_json::json!({"result": 3})));
+    /// let new = toolbox.call_tool_with("count", serde_json::json!({}), at("2026-07-28")).await.unwrap();
+    /// assert_eq!(new.structured_content, Some(serde_json::json!(3)));
+    /// # });
+    /// ```
+    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.protocol_version = Some(version.into());
         self
     }
 
@@ -210,9 +238,9 @@ impl Channel for Recording {
         RequestInfo {
             id: Some(json!("recording")),
             meta,
-            protocol_version: None,
             client_capabilities: self.capabilities.clone(),
             caller: self.caller.clone(),
+            protocol_version: self.protocol_version.clone(),
         }
     }
     fn progress(

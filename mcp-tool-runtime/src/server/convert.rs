@@ -29,27 +29,43 @@ pub struct ServeError {
 /// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
 pub(crate) struct Snapshot {
     pub(crate) toolbox: Arc<Toolbox>,
+    /// As served up to 2025-11-25.
     pub(crate) tools: Vec<Tool>,
+    /// As served from 2026-07-28 (each `outputSchema` the type's own, SEP-2106).
+    pub(crate) tools_2026: Vec<Tool>,
 }
 
 impl Snapshot {
     pub(crate) fn new(toolbox: Toolbox) -> Result<Self, ServeError> {
-        let tools = toolbox
-            .list_tools()
-            .iter()
-            .map(|definition| {
-                serde_json::to_value(definition)
-                    .and_then(serde_json::from_value::<Tool>)
-                    .map_err(|source| ServeError {
-                        tool: definition.name.to_string(),
-                        source,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let convert = |definitions: &[crate::ToolDefinition]| {
+            definitions
+                .iter()
+                .map(|definition| {
+                    serde_json::to_value(definition)
+                        .and_then(serde_json::from_value::<Tool>)
+                        .map_err(|source| ServeError {
+                            tool: definition.name.to_string(),
+                            source,
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let tools = convert(toolbox.list_tools())?;
+        let tools_2026 = convert(toolbox.list_tools_for(Some(crate::structured::RAW_SINCE)))?;
         Ok(Snapshot {
             toolbox: Arc::new(toolbox),
             tools,
+            tools_2026,
         })
+    }
+
+    /// The entries a client speaking `version` is served.
+    pub(crate) fn tools_for(&self, version: Option<&str>) -> &[Tool] {
+        if crate::structured::serves_raw(version) {
+            &self.tools_2026
+        } else {
+            &self.tools
+        }
     }
 
     /// The entry of the tool `name`.

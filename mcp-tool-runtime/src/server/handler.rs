@@ -312,14 +312,15 @@ impl ServerHandler for ToolboxServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let snapshot = self.shared.snapshot();
+        let version = context.protocol_version();
+        let listed = snapshot.tools_for(version.as_ref().map(|v| v.as_str()));
         let by_scope = self
             .shared
             .list_by_scope
             .load(std::sync::atomic::Ordering::Relaxed);
         let caller = by_scope.then(|| verified_caller(&context)).flatten();
         let tools = match &caller {
-            Some(caller) => snapshot
-                .tools
+            Some(caller) => listed
                 .iter()
                 .filter(|tool| {
                     snapshot
@@ -329,7 +330,7 @@ impl ServerHandler for ToolboxServer {
                 })
                 .cloned()
                 .collect(),
-            None => snapshot.tools.clone(),
+            None => listed.to_vec(),
         };
         let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_07_28(&context) {

@@ -25,10 +25,14 @@ use crate::tool::{State, Tool, ToolCall};
 pub(crate) struct Registered {
     pub(crate) tool: Arc<dyn Tool>,
     pub(crate) options: ResultOptions,
+    /// How results are built for a 2026-07-28 client (payloads as they are, SEP-2106).
+    pub(crate) options_2026: ResultOptions,
     /// The argument names the input schema allows, when it refuses any other.
     pub(crate) known_arguments: Option<BTreeSet<String>>,
     /// The advertised `outputSchema`, for the result self-check.
     pub(crate) check: ToolCheck,
+    /// The self-check against the 2026-07-28 `outputSchema`.
+    pub(crate) check_2026: ToolCheck,
     /// The OAuth scopes a verified caller needs.
     pub(crate) scopes: Cow<'static, [&'static str]>,
 }
@@ -60,7 +64,11 @@ impl Registered {
         context: ToolContext,
         check: bool,
     ) -> ToolResult {
-        let options = &self.options;
+        let (options, result_check) = if crate::structured::serves_raw(context.protocol_version()) {
+            (&self.options_2026, &self.check_2026)
+        } else {
+            (&self.options, &self.check)
+        };
         let name = &options.tool_name;
         if let Some(refusal) = self.refuse_caller(&context) {
             return refusal;
@@ -111,7 +119,7 @@ impl Registered {
                 .unwrap_or("a non-string panic payload");
             options.error(format!("tool `{name}` panicked: {}", quote(message)))
         });
-        within_ceiling(self.check.check(check, options, result), options)
+        within_ceiling(result_check.check(check, options, result), options)
     }
 }
 

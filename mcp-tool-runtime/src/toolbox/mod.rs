@@ -7,8 +7,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::context::ToolContext;
+use crate::options::ResultOptions;
 use crate::result::ToolResult;
 use crate::settings::{ServerDefaults, SettingsError, resolve};
+use crate::structured::Shape;
 use crate::tool::{State, Tool, ToolDefinition};
 
 mod call;
@@ -152,8 +154,10 @@ pub struct Toolbox {
     /// debug builds.
     check_results: Option<bool>,
     state: State,
-    /// Sorted by name: the `tools/list` order.
+    /// Sorted by name: the `tools/list` order, as served up to 2025-11-25.
     definitions: Vec<ToolDefinition>,
+    /// The same entries as served from 2026-07-28: each `outputSchema` the type's own.
+    definitions_2026: Vec<ToolDefinition>,
     tools: HashMap<String, Registered>,
     /// Run around every call, the first outermost.
     layers: Vec<Arc<dyn CallLayer>>,
@@ -191,6 +195,7 @@ impl Toolbox {
         self.max_result_bytes = Some(limit);
         for registered in self.tools.values_mut() {
             registered.options.max_result_bytes = Some(limit);
+            registered.options_2026.max_result_bytes = Some(limit);
         }
         self
     }
@@ -352,9 +357,17 @@ impl Toolbox {
             self.max_result_bytes,
             self.defaults.mirror,
         );
+        let options_2026 = ResultOptions {
+            shape: Some(Shape::at_2026(options.shape)),
+            ..options.clone()
+        };
         let advertised = output.filter(|_| resolved.include_output_schema);
         let check = ToolCheck::new(
             advertised.as_ref().map(|o| &o.schema),
+            self.checks_results(),
+        );
+        let check_2026 = ToolCheck::new(
+            advertised.as_ref().map(|o| &o.schema_2026),
             self.checks_results(),
         );
         let definition = ToolDefinition {
@@ -362,22 +375,29 @@ impl Toolbox {
             title: declaration.title,
             description: declaration.description,
             input_schema,
-            output_schema: advertised.map(|o| o.schema),
+            output_schema: advertised.as_ref().map(|o| o.schema.clone()),
             annotations: declaration.annotations,
             icons: declaration.icons,
             meta: declaration.meta,
+        };
+        let definition_2026 = ToolDefinition {
+            output_schema: advertised.map(|o| o.schema_2026),
+            ..definition.clone()
         };
         let at = self
             .definitions
             .partition_point(|d| d.name.as_ref() < name.as_str());
         self.definitions.insert(at, definition);
+        self.definitions_2026.insert(at, definition_2026);
         self.tools.insert(
             name,
             Registered {
                 tool,
                 options,
+                options_2026,
                 known_arguments,
                 check,
+                check_2026,
                 scopes: declaration.scopes,
             },
         );
@@ -400,12 +420,41 @@ impl Toolbox {
     /// ```
     pub fn remove(&mut self, name: &str) -> bool {
         self.definitions.retain(|d| d.name != name);
+        self.definitions_2026.retain(|d| d.name != name);
         self.tools.remove(name).is_some()
     }
 
-    /// The `tools/list` entries, sorted by name. Built at registration; nothing is computed here.
+    /// The `tools/list` entries, sorted by name, as served up to MCP 2025-11-25 (an
+    /// `outputSchema`'s root always an object). Built at registration; nothing is computed here.
     pub fn list_tools(&self) -> &[ToolDefinition] {
         &self.definitions
+    }
+
+    /// The `tools/list` entries for a client speaking `version`: from 2026-07-28 (SEP-2106) each
+    /// `outputSchema` is the return type's own schema, whatever its root, and results are
+    /// served the same way; before, [`list_tools`](Self::list_tools). Both are built at
+    /// registration.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_tool, Toolbox};
+    ///
+    /// /// Lists the invoice numbers.
+    /// #[mcp_tool(include_output_schema)]
+    /// fn numbers() -> Vec<String> { vec!["INV-1".into()] }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(numbers::tool()).unwrap();
+    /// let old = toolbox.list_tools_for(Some("2025-11-25"))[0].output_schema.clone().unwrap();
+    /// assert_eq!(old["properties"]["result"]["type"], "array");
+    /// let new = toolbox.list_tools_for(Some("2026-07-28"))[0].output_schema.clone().unwrap();
+    /// assert_eq!(new["type"], "array");
+    /// ```
+    pub fn list_tools_for(&self, version: Option<&str>) -> &[ToolDefinition] {
+        if crate::structured::serves_raw(version) {
+            &self.definitions_2026
+        } else {
+            &self.definitions
+        }
     }
 
     /// The OAuth scopes a caller needs to call the tool `name` (empty when it needs none), or

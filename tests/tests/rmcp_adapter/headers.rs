@@ -63,7 +63,7 @@ async fn headers_that_match_the_body_are_served_plain_or_base64() {
     .await;
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(
-        reply.message["result"]["structuredContent"]["result"],
+        reply.message["result"]["structuredContent"],
         "q in us-west1/7"
     );
     // `us-west1` in Base64, as a client writes values that need it.

@@ -78,11 +78,7 @@ async fn at_2026_07_28_a_client_request_is_an_input_required_result_with_sealed_
             json!({"inputResponses": answer, "requestState": state}),
         ))
         .await;
-    assert_eq!(
-        done["result"]["structuredContent"],
-        json!({"result": "Ada"}),
-        "{done}"
-    );
+    assert_eq!(done["result"]["structuredContent"], json!("Ada"), "{done}");
 
     // A changed state is refused (-32602).
     let tampered = session
@@ -146,7 +142,7 @@ async fn a_request_state_answers_only_the_call_that_asked() {
     let done = session.request(remind_call(3, "INV-1", answer)).await;
     assert_eq!(
         done["result"]["structuredContent"],
-        json!({"result": "reminded INV-1"}),
+        json!("reminded INV-1"),
         "{done}"
     );
 }
@@ -167,7 +163,7 @@ async fn answers_to_keys_not_asked_are_ignored_and_cannot_replace_sealed_ones() 
         .await;
     assert_eq!(
         unstated["result"]["structuredContent"],
-        json!({"result": "reminded INV-1"}),
+        json!("reminded INV-1"),
         "{unstated}"
     );
 
@@ -184,7 +180,7 @@ async fn answers_to_keys_not_asked_are_ignored_and_cannot_replace_sealed_ones() 
         .await;
     assert_eq!(
         done["result"]["structuredContent"],
-        json!({"result": "reminded INV-1"}),
+        json!("reminded INV-1"),
         "{done}"
     );
 
@@ -218,7 +214,7 @@ async fn answers_to_keys_not_asked_are_ignored_and_cannot_replace_sealed_ones() 
         .await;
     assert_eq!(
         done["result"]["structuredContent"],
-        json!({"result": "first yes, second no"}),
+        json!("first yes, second no"),
         "{done}"
     );
 }
@@ -272,11 +268,7 @@ async fn servers_sharing_a_request_state_key_accept_each_others_state() {
     let retry = json!({"inputResponses": answer, "requestState": state});
     let mut second = Session::open(keyed(), 1 << 20, None).await;
     let done = second.request(call_2026(51, "chatty", retry.clone())).await;
-    assert_eq!(
-        done["result"]["structuredContent"],
-        json!({"result": "Ada"}),
-        "{done}"
-    );
+    assert_eq!(done["result"]["structuredContent"], json!("Ada"), "{done}");
     // A server with its own random key refuses the state.
     let mut stranger = Session::open(server(), 1 << 20, None).await;
     let refused = stranger.request(call_2026(52, "chatty", retry)).await;
@@ -312,7 +304,7 @@ async fn over_http_a_request_state_answers_only_the_caller_it_was_issued_to() {
         .await;
     assert_eq!(
         alice.message["result"]["structuredContent"],
-        json!({"result": "reminded INV-1"}),
+        json!("reminded INV-1"),
         "{alice:?}"
     );
 }

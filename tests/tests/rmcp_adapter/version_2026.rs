@@ -49,10 +49,7 @@ async fn a_2026_request_without_a_log_level_gets_no_log_lines() {
     session.send(call(1, "polite", json!({}), json!({}))).await;
     let (before, answer) = until_response(&mut session, 1).await;
     assert!(methods(&before).is_empty(), "{before:?}");
-    assert_eq!(
-        answer["result"]["structuredContent"],
-        json!({"result": "nobody"})
-    );
+    assert_eq!(answer["result"]["structuredContent"], json!("nobody"));
 
     // Naming a level, the request gets the lines at it and above.
     session
@@ -88,10 +85,7 @@ async fn a_2026_tool_failing_for_want_of_a_capability_is_32021_naming_it() {
     let answer = session
         .request(call(2, "polite", json!({}), json!({})))
         .await;
-    assert_eq!(
-        answer["result"]["structuredContent"],
-        json!({"result": "nobody"})
-    );
+    assert_eq!(answer["result"]["structuredContent"], json!("nobody"));
 }
 
 #[tokio::test]

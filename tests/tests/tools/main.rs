@@ -10,3 +10,4 @@ mod fixtures;
 mod layers;
 mod registration;
 mod self_check;
+mod versions;
