@@ -89,7 +89,9 @@ impl SeqBuilder {
 
 struct MapBuilder {
     inner: Checked,
-    entries: Map<String, Value>,
+    /// In the order serialized; sorted into a map once, at the end (one bulk build instead of an
+    /// insert, with its comparisons and rebalancing, per entry).
+    entries: Vec<(String, Value)>,
     next_key: Option<String>,
 }
 
@@ -98,7 +100,7 @@ impl MapBuilder {
         let item = value
             .serialize(self.inner)
             .map_err(|e| e.within(Segment::Key(&key)))?;
-        self.entries.insert(key, item);
+        self.entries.push((key, item));
         Ok(())
     }
 }
@@ -253,10 +255,11 @@ impl ser::Serializer for Checked {
         let body = self.nest()?.serialize_seq(Some(len))?;
         Ok(VariantBuilder { variant, body })
     }
-    fn serialize_map(self, _len: Option<usize>) -> Result<MapBuilder, EncodeError> {
+    fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder, EncodeError> {
         Ok(MapBuilder {
             inner: self.nest()?,
-            entries: Map::new(),
+            // A length is the serializer's hint; a map's may be anything, so it is capped.
+            entries: Vec::with_capacity(len.unwrap_or(0).min(64)),
             next_key: None,
         })
     }
@@ -338,7 +341,7 @@ impl ser::SerializeMap for MapBuilder {
         self.insert(key, value)
     }
     fn end(self) -> Result<Value, EncodeError> {
-        Ok(object(self.entries))
+        Ok(object(self.entries.into_iter().collect()))
     }
 }
 
@@ -353,7 +356,7 @@ impl ser::SerializeStruct for MapBuilder {
         self.insert(key.to_owned(), value)
     }
     fn end(self) -> Result<Value, EncodeError> {
-        Ok(object(self.entries))
+        Ok(object(self.entries.into_iter().collect()))
     }
 }
 
@@ -371,7 +374,10 @@ impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
     }
     fn end(self) -> Result<Value, EncodeError> {
         let mut entries = Map::new();
-        entries.insert(self.variant.to_owned(), object(self.body.entries));
+        entries.insert(
+            self.variant.to_owned(),
+            object(self.body.entries.into_iter().collect()),
+        );
         Ok(object(entries))
     }
 }
@@ -495,5 +501,19 @@ impl ser::Serializer for KeySerializer {
         _len: usize,
     ) -> Result<Self::SerializeStructVariant, EncodeError> {
         Err(unsupported_key("an enum variant with data"))
+    }
+}
+
+#[cfg(test)]
+mod map_tests {
+    use serde::Serializer as _;
+
+    #[test]
+    fn a_key_written_twice_keeps_its_last_value_as_serde_json_does() {
+        let entries = [("b", 1), ("a", 2), ("b", 3)];
+        let value = super::Checked { depth: 0 }
+            .collect_map(entries.iter().map(|(k, v)| (*k, *v)))
+            .unwrap();
+        assert_eq!(value, serde_json::json!({"a": 2, "b": 3}));
     }
 }
