@@ -267,14 +267,18 @@ fn list<T: syn::parse::Parse>(
     Punctuated::parse_terminated(&content).map(Some)
 }
 
-/// `icons("https://...", ...)`: string literals, each an `https:` URL or a `data:` URI (what
-/// clients accept, SEP-973); each mistake is reported at its token.
-fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
-    const EXAMPLE: &str = "icons(\"https://example.com/tool.svg\")";
+/// `key("...", ...)`: a non-empty list of string literals, each accepted by `check` (given the
+/// ones accepted before it) or reported at its token with the message `check` returns.
+fn string_list(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    (key, what, example): (&str, &str, &str),
+    check: impl Fn(&str, &[LitStr]) -> Option<String>,
+) -> syn::Result<Vec<LitStr>> {
     let Some(list) = list::<Expr>(
         cx,
         meta,
-        &format!("`icons` takes a list of URIs: `{EXAMPLE}`"),
+        &format!("`{key}` takes a list of {what}s: `{example}`"),
     )?
     else {
         return Ok(Vec::new());
@@ -282,101 +286,66 @@ fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> 
     if list.is_empty() {
         cx.error_spanned_by(
             &meta.path,
-            format!("`icons` needs at least one URI: `{EXAMPLE}`, or leave `icons` out"),
+            format!("`{key}` needs at least one {what}: `{example}`, or leave `{key}` out"),
         );
     }
-    let mut sources = Vec::new();
+    let mut accepted = Vec::new();
     for expr in list {
         match expr {
             Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(src), ..
-            }) => {
-                let value = src.value();
-                if value.starts_with("https://") || value.starts_with("data:") {
-                    sources.push(src);
-                } else {
-                    cx.error_spanned_by(
-                        &src,
-                        format!(
-                            "an icon's `src` must be an `https:` URL or a `data:` URI, which is what MCP clients \
-                             show (SEP-973); found `{value}`"
-                        ),
-                    );
-                }
-            }
+                lit: Lit::Str(item),
+                ..
+            }) => match check(&item.value(), &accepted) {
+                Some(problem) => cx.error_spanned_by(&item, problem),
+                None => accepted.push(item),
+            },
             other => cx.error_spanned_by(
                 &other,
                 format!(
-                    "`icons` takes string literals, found {}; write `{EXAMPLE}`",
+                    "`{key}` takes string literals, found {}; write `{example}`",
                     describe_expr(&other)
                 ),
             ),
         }
     }
-    Ok(sources)
+    Ok(accepted)
+}
+
+/// `icons("https://...", ...)`: string literals, each an `https:` URL or a `data:` URI (what
+/// clients accept, SEP-973); each mistake is reported at its token.
+fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    let names = ("icons", "URI", "icons(\"https://example.com/tool.svg\")");
+    string_list(cx, meta, names, |src, _| {
+        (!(src.starts_with("https://") || src.starts_with("data:"))).then(|| {
+            format!(
+                "an icon's `src` must be an `https:` URL or a `data:` URI, which is what MCP clients \
+                 show (SEP-973); found `{src}`"
+            )
+        })
+    })
 }
 
 /// `scopes("invoices:read", ...)`: string literals, each an OAuth scope token (RFC 6749 §3.3:
 /// printable ASCII without spaces, `"` or `\`), none twice; each mistake at its token.
 fn scopes(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
-    const EXAMPLE: &str = "scopes(\"invoices:write\")";
-    let Some(list) = list::<Expr>(
-        cx,
-        meta,
-        &format!("`scopes` takes a list of OAuth scopes: `{EXAMPLE}`"),
-    )?
-    else {
-        return Ok(Vec::new());
-    };
-    if list.is_empty() {
-        cx.error_spanned_by(
-            &meta.path,
-            format!("`scopes` needs at least one scope: `{EXAMPLE}`, or leave `scopes` out"),
-        );
-    }
-    let mut scopes: Vec<LitStr> = Vec::new();
-    for expr in list {
-        match expr {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(scope),
-                ..
-            }) => {
-                let value = scope.value();
-                if let Some(bad) = value
-                    .chars()
-                    .find(|&c| !matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E'))
-                {
-                    cx.error_spanned_by(
-                        &scope,
-                        format!(
-                            "an OAuth scope is printable ASCII without spaces, `\"` or `\\` (RFC 6749 §3.3); \
-                             `{value}` has {bad:?}: write each scope as its own string"
-                        ),
-                    );
-                } else if value.is_empty() {
-                    cx.error_spanned_by(
-                        &scope,
-                        "a scope cannot be empty; write `scopes(\"invoices:write\")`",
-                    );
-                } else if scopes.iter().any(|s| s.value() == value) {
-                    cx.error_spanned_by(
-                        &scope,
-                        format!("scope `{value}` is listed twice; remove one"),
-                    );
-                } else {
-                    scopes.push(scope);
-                }
-            }
-            other => cx.error_spanned_by(
-                &other,
-                format!(
-                    "`scopes` takes string literals, found {}; write `{EXAMPLE}`",
-                    describe_expr(&other)
-                ),
-            ),
+    let names = ("scopes", "OAuth scope", "scopes(\"invoices:write\")");
+    string_list(cx, meta, names, |scope, accepted| {
+        if let Some(bad) = scope
+            .chars()
+            .find(|&c| !matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E'))
+        {
+            Some(format!(
+                "an OAuth scope is printable ASCII without spaces, `\"` or `\\` (RFC 6749 §3.3); \
+                 `{scope}` has {bad:?}: write each scope as its own string"
+            ))
+        } else if scope.is_empty() {
+            Some("a scope cannot be empty; write `scopes(\"invoices:write\")`".to_owned())
+        } else if accepted.iter().any(|s| s.value() == scope) {
+            Some(format!("scope `{scope}` is listed twice; remove one"))
+        } else {
+            None
         }
-    }
-    Ok(scopes)
+    })
 }
 
 /// `text = path::to::render`: the path of the function that writes the mirror.

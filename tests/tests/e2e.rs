@@ -99,10 +99,7 @@ impl Server {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .expect("the server prints its address");
+        let line = first_line(&mut child, "the server prints its address");
         let url = format!("http://127.0.0.1:{port}/mcp");
         assert_eq!(line.trim(), format!("listening on {url}"));
         Server { child, url }
@@ -114,6 +111,20 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The first line `child` prints, read on a thread of its own so a silent child fails the test
+/// within 30 s instead of hanging it.
+fn first_line(child: &mut Child, what: &str) -> String {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .unwrap_or_else(|_| panic!("{what} within 30 s"))
 }
 
 /// A real OAuth/OIDC authorization server (npm's `oidc-provider`, run by `tests/e2e/oidc_server.mjs`
@@ -133,16 +144,7 @@ impl AuthorizationServer {
             .stderr(Stdio::null())
             .spawn()
             .expect("oidc-provider starts; run scripts/e2e-setup.sh to install it");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("oidc-provider prints its issuer within 30 s");
+        let line = first_line(&mut child, "oidc-provider prints its issuer");
         let issuer = line
             .trim()
             .strip_prefix("issuer ")
