@@ -586,6 +586,72 @@ pub fn test_header_arguments(
     vec![Content::text(format!("ran `{query}` in {region}"))]
 }
 
+/// Greets `name` (never a task).
+#[mcp_tool(content = blocks)]
+pub fn greet(name: String) -> Vec<Content> {
+    vec![Content::text(format!("Hello, {name}!"))]
+}
+
+/// Computes for `seconds`, then answers; runs as a task for a client that can have one.
+#[mcp_tool(content = blocks, task = optional)]
+pub async fn slow_compute(seconds: f64) -> Vec<Content> {
+    tokio::time::sleep(Duration::from_secs_f64(seconds.clamp(0.0, 60.0))).await;
+    vec![Content::text(format!("computed after {seconds} seconds"))]
+}
+
+/// Fails after a second with a tool execution error; only ever runs as a task.
+#[mcp_tool(task = required)]
+pub async fn failing_job() -> Result<String, String> {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err("the job failed".to_owned())
+}
+
+/// Panics: as a task, a protocol-level failure.
+#[mcp_tool(task = optional)]
+pub fn protocol_error_job() -> String {
+    panic!("the job crashed")
+}
+
+/// Whether to delete.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Confirmation {
+    /// Delete it?
+    pub confirm: bool,
+}
+
+/// Asks the user to confirm deleting `filename`, then answers; as a task, the question waits
+/// in it.
+#[mcp_tool(content = blocks, task = optional)]
+pub async fn confirm_delete(
+    ctx: &ToolContext,
+    filename: Option<String>,
+) -> Result<Vec<Content>, ClientRequestError> {
+    let filename = filename.unwrap_or_else(|| "the item".to_owned());
+    let answer = ctx
+        .elicit::<Confirmation>("confirm", format!("Delete {filename}?"))
+        .await?;
+    let text = match answer {
+        Elicitation::Accepted(Confirmation { confirm: true }) => format!("deleted {filename}"),
+        _ => format!("kept {filename}"),
+    };
+    Ok(vec![Content::text(text)])
+}
+
+/// Asks two questions at once.
+#[mcp_tool(content = blocks, task = optional)]
+pub async fn multi_input(ctx: &ToolContext) -> Result<Vec<Content>, ClientRequestError> {
+    let (first, second) = tokio::join!(
+        ctx.elicit::<Confirmation>("first", "First question?"),
+        ctx.elicit::<Confirmation>("second", "Second question?"),
+    );
+    let (first, second) = (first?, second?);
+    Ok(vec![Content::text(format!(
+        "first: {}, second: {}",
+        first.accepted().is_some(),
+        second.accepted().is_some()
+    ))])
+}
+
 /// The conformance toolbox.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
@@ -614,7 +680,13 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(test_logging_tool::tool())?
         .register(test_elicitation_sep1034_defaults::tool())?
         .register(test_elicitation_sep1330_enums::tool())?
-        .register(test_header_arguments::tool())?;
+        .register(test_header_arguments::tool())?
+        .register(greet::tool())?
+        .register(slow_compute::tool())?
+        .register(failing_job::tool())?
+        .register(protocol_error_job::tool())?
+        .register(confirm_delete::tool())?
+        .register(multi_input::tool())?;
     toolbox.insert_state(Changing::default());
     toolbox.register(test_trigger_tool_change::tool())?;
     Ok(toolbox)

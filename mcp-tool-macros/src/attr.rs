@@ -91,6 +91,8 @@ pub struct ToolAttr {
     pub icons: Vec<LitStr>,
     /// `mirror = pretty | compact`: how the text mirror is written, and where it was written.
     pub mirror: Option<(bool, Span)>,
+    /// `task = optional | required`: whether it must run as a task, and where it was written.
+    pub task: Option<(bool, Span)>,
     /// `text = path::to::render`: a `fn(&T) -> String` that writes the mirror instead.
     pub text: Option<syn::Path>,
     /// `meta("com.example/key" = value, ...)`: the entry's `_meta`, each value a literal.
@@ -144,6 +146,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             META => attr.meta = meta_entries(cx, &meta)?,
             SCOPES => attr.scopes = scopes(cx, &meta)?,
             MIRROR => attr.mirror = mirror(cx, &meta)?,
+            TASK => attr.task = task(cx, &meta)?,
             TEXT => attr.text = text_fn(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
@@ -365,13 +368,20 @@ fn text_fn(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn:
     }
 }
 
-/// `mirror = pretty | compact`: `Some((compact, span))`.
-fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
+/// `key = word`, one of `choices` written without quotes: the word and where it was written.
+fn choice(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    choices: &[&str],
+) -> syn::Result<Option<(String, Span)>> {
+    let example = choices
+        .iter()
+        .map(|c| format!("`{key} = {c}`"))
+        .collect::<Vec<_>>()
+        .join(" or ");
     if !meta.input.peek(Token![=]) {
-        cx.error_spanned_by(
-            &meta.path,
-            "`mirror` needs a layout: `mirror = compact` or `mirror = pretty`",
-        );
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: {example}"));
         skip_value(meta)?;
         return Ok(None);
     }
@@ -380,13 +390,12 @@ fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool
         Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
         _ => None,
     };
-    match word.as_deref() {
-        Some("compact") => Ok(Some((true, expr.span()))),
-        Some("pretty") => Ok(Some((false, expr.span()))),
+    match word {
+        Some(word) if choices.contains(&word.as_str()) => Ok(Some((word, expr.span()))),
         Some(other) => {
             cx.error_spanned_by(
                 &expr,
-                unknown_key_message("mirror layout", other, &["pretty", "compact"]),
+                unknown_key_message(&format!("`{key}` value"), &other, choices),
             );
             Ok(None)
         }
@@ -394,13 +403,25 @@ fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool
             cx.error_spanned_by(
                 &expr,
                 format!(
-                    "`mirror` takes a layout without quotes, found {}; `mirror = compact` or `mirror = pretty`",
+                    "`{key}` takes a word without quotes, found {}; {example}",
                     describe_expr(&expr)
                 ),
             );
             Ok(None)
         }
     }
+}
+
+/// `mirror = pretty | compact`: whether the mirror is compact, and where it was written.
+fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
+    Ok(choice(cx, meta, MIRROR, &["pretty", "compact"])?
+        .map(|(word, span)| (word == "compact", span)))
+}
+
+/// `task = optional | required`: whether the tool may, or must, run as a task (SEP-2663).
+fn task(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
+    Ok(choice(cx, meta, TASK, &["optional", "required"])?
+        .map(|(word, span)| (word == "required", span)))
 }
 
 /// One `"key" = value` of `meta(...)`.

@@ -156,6 +156,11 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
     let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
     let icons = &attr.icons;
     let scopes = &attr.scopes;
+    let task = match attr.task {
+        None => quote!(#krate::tool::TaskSupport::No),
+        Some((false, _)) => quote!(#krate::tool::TaskSupport::Optional),
+        Some((true, _)) => quote!(#krate::tool::TaskSupport::Required),
+    };
     let mirror = option(attr.mirror.map(|(compact, _)| {
         if compact {
             quote!(#krate::Mirror::Compact)
@@ -190,6 +195,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             .collect(),
             mirror: #mirror,
             scopes: #krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*]),
+            task: #task,
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

@@ -14,6 +14,7 @@ pub const META: &str = "meta";
 pub const MIRROR: &str = "mirror";
 pub const TEXT: &str = "text";
 pub const SCOPES: &str = "scopes";
+pub const TASK: &str = "task";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -32,6 +33,7 @@ pub const TOOL_KEYS: &[&str] = &[
     ICONS,
     META,
     SCOPES,
+    TASK,
     CRATE,
 ];
 

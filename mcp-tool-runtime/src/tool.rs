@@ -202,6 +202,27 @@ impl StateRequirement {
     }
 }
 
+/// Whether a tool runs as a task (the 2026-07-28 tasks extension, `io.modelcontextprotocol/tasks`,
+/// SEP-2663): the server answers its `tools/call` with a task the client polls, instead of
+/// holding the call open.
+///
+/// ```
+/// use mcp_tool_runtime::tool::TaskSupport;
+/// assert_eq!(TaskSupport::default(), TaskSupport::No);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Never: every call is answered when it is done (the default).
+    #[default]
+    No,
+    /// When the client declared the tasks extension; otherwise the call is answered when done.
+    Optional,
+    /// Always: a client that did not declare the tasks extension is refused with JSON-RPC
+    /// -32021, naming the extension.
+    Required,
+}
+
 /// Everything about a tool that is known before it is called.
 ///
 /// ```
@@ -232,6 +253,9 @@ pub struct ToolDeclaration {
     /// The OAuth scopes a caller needs to call the tool (`scopes(...)` on `#[mcp_tool]`). A
     /// caller verified without them is refused before the tool runs; see [`auth`](crate::auth).
     pub scopes: Cow<'static, [&'static str]>,
+    /// Whether the tool may, or must, run as a task (`task = ...` on `#[mcp_tool]`, the
+    /// `io.modelcontextprotocol/tasks` extension).
+    pub task: TaskSupport,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -263,6 +287,7 @@ impl ToolDeclaration {
             meta: Map::new(),
             mirror: None,
             scopes: Cow::Borrowed(&[]),
+            task: TaskSupport::No,
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,

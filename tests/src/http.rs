@@ -103,7 +103,7 @@ impl HttpServer {
     /// POSTs `message` with these extra headers and returns the answer carrying its id (or,
     /// for a notification, the reply as it came). A 2026-07-28 request (its `_meta` says so)
     /// gets the headers that version requires: `MCP-Protocol-Version`, `Mcp-Method`, and
-    /// `Mcp-Name` for a `tools/call`.
+    /// `Mcp-Name` for a `tools/call` (the tool) or a `tasks/*` request (the task).
     pub async fn post(&self, headers: &[(&str, &str)], message: &Value) -> HttpReply {
         let body = serde_json::to_string(message).unwrap();
         self.post_raw(headers, message, body.as_bytes()).await
@@ -152,7 +152,8 @@ impl HttpServer {
             if let Some(method) = message["method"].as_str() {
                 headers.push(("Mcp-Method", method.to_owned()));
             }
-            if let Some(name) = message["params"]["name"].as_str() {
+            let params = &message["params"];
+            if let Some(name) = params["name"].as_str().or(params["taskId"].as_str()) {
                 headers.push(("Mcp-Name", name.to_owned()));
             }
         }

@@ -42,6 +42,14 @@ pub(crate) trait Channel: Send + Sync {
     fn wants_logs(&self) -> bool {
         true
     }
+    /// Whether progress is reported without a `progressToken` (a task's status message is).
+    fn reports_progress_without_token(&self) -> bool {
+        false
+    }
+    /// The tool panicked with `message` (its result is an `isError` result saying so).
+    fn panicked(&self, message: &str) {
+        let _ = message;
+    }
     /// The tool was refused a request because the client did not declare `capability`.
     fn not_supported(&self, capability: Capability) {
         let _ = capability;

@@ -225,6 +225,11 @@ impl ToolContext {
             .get_or_init(|| self.shared.channel.request_info())
     }
 
+    /// Tells the channel the tool panicked with `message`.
+    pub(crate) fn report_panic(&self, message: &str) {
+        self.shared.channel.panicked(message);
+    }
+
     /// Marks the call finished: nothing is sent for it any more.
     pub(crate) fn finish(&self) {
         self.shared.finished.store(true, Ordering::Release);
@@ -300,15 +305,17 @@ impl ToolContext {
     }
 
     async fn send_progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
-        let Some(token) = self.progress_token() else {
-            return;
+        let token = match self.progress_token() {
+            Some(token) => token.clone(),
+            None if self.shared.channel.reports_progress_without_token() => Value::Null,
+            None => return,
         };
         if self.finished() {
             return;
         }
         self.shared
             .channel
-            .progress(token.clone(), progress, total, message)
+            .progress(token, progress, total, message)
             .await;
     }
 

@@ -16,6 +16,7 @@ use super::convert::to_rmcp_result;
 use super::input::Binding;
 use super::live::Live;
 use super::shared::Shared;
+use super::tasks;
 use super::telemetry::{CallSpan, Outcome};
 use super::version::is_2026_07_28;
 use crate::auth::Caller;
@@ -43,6 +44,11 @@ pub(crate) async fn serve_call(
             limits.max_calls,
         )?;
         let snapshot = shared.snapshot();
+        let support = snapshot.toolbox.task_support(name).unwrap_or_default();
+        if tasks::runs_as_task(support, &context)? {
+            let owner = caller(&context);
+            return shared.tasks.start(shared, name, arguments, context, owner);
+        }
         let binding = is_2026_07_28(&context)
             .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
         let input = match &binding {
@@ -134,7 +140,7 @@ fn missing_capability(capability: Capability) -> ErrorData {
 /// (its `Authorization` header), if any. Over stdio, and over HTTP without credentials, there is
 /// none: one process serves one client, or anyone who can reach the server is the same caller
 /// to it.
-fn caller(context: &RequestContext<RoleServer>) -> Option<Vec<u8>> {
+pub(crate) fn caller(context: &RequestContext<RoleServer>) -> Option<Vec<u8>> {
     if let Some(caller) = verified_caller(context) {
         // Stable across token refreshes; the two parts cannot run together (NUL between).
         let mut key = b"verified\0".to_vec();

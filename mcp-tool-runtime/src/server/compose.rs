@@ -101,6 +101,13 @@ fn merge_capabilities(
     if capabilities.logging.is_none() {
         capabilities.logging = tools.logging;
     }
+    for (id, extension) in tools.extensions.into_iter().flatten() {
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry(id)
+            .or_insert(extension);
+    }
     capabilities
 }
 
@@ -382,7 +389,18 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.handler.get_task(request, context).await
+        if self.tools.runs_task(&request.task_id) {
+            return self.tools.get_task(request, context).await;
+        }
+        // A task neither runs is unknown: the toolbox's answer says so (-32602).
+        match self
+            .handler
+            .get_task(request.clone(), context.clone())
+            .await
+        {
+            Err(error) if not_served(&error) => self.tools.get_task(request, context).await,
+            other => other,
+        }
     }
 
     async fn update_task(
@@ -390,7 +408,18 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.handler.update_task(request, context).await
+        if self.tools.runs_task(&request.task_id) {
+            return self.tools.update_task(request, context).await;
+        }
+        // A task neither runs is unknown: the toolbox's answer says so (-32602).
+        match self
+            .handler
+            .update_task(request.clone(), context.clone())
+            .await
+        {
+            Err(error) if not_served(&error) => self.tools.update_task(request, context).await,
+            other => other,
+        }
     }
 
     async fn cancel_task(
@@ -398,7 +427,18 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.handler.cancel_task(request, context).await
+        if self.tools.runs_task(&request.task_id) {
+            return self.tools.cancel_task(request, context).await;
+        }
+        // A task neither runs is unknown: the toolbox's answer says so (-32602).
+        match self
+            .handler
+            .cancel_task(request.clone(), context.clone())
+            .await
+        {
+            Err(error) if not_served(&error) => self.tools.cancel_task(request, context).await,
+            other => other,
+        }
     }
 
     async fn list_skills(

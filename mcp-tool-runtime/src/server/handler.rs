@@ -4,15 +4,16 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
-    Implementation, ListToolsResult, PaginatedRequestParams, RequestStateError, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscriptionFilter, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest,
+    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, RequestStateError, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::call::{custom_request, router, serve_call, verified_caller};
+use super::call::{caller, custom_request, router, serve_call, verified_caller};
 use super::changes::{Changes, UpdateError};
 use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
@@ -110,6 +111,7 @@ impl ToolboxServer {
                 quotas: Arc::default(),
                 list_by_scope: Default::default(),
                 metrics: Default::default(),
+                tasks: Default::default(),
             }),
         })
     }
@@ -195,6 +197,11 @@ impl ToolboxServer {
     /// limit that refused them.
     pub fn refusals(&self) -> Refusals {
         self.shared.quotas.refused.snapshot()
+    }
+
+    /// Whether this server runs the task `id` (for a handler serving tasks of its own too).
+    pub(crate) fn runs_task(&self, id: &str) -> bool {
+        self.shared.tasks.knows(id)
     }
 
     /// The toolbox being served now.
@@ -298,6 +305,7 @@ fn capabilities() -> ServerCapabilities {
         .enable_tools()
         .enable_tool_list_changed()
         .enable_logging()
+        .enable_tasks()
         .build()
 }
 
@@ -406,6 +414,41 @@ impl ServerHandler for ToolboxServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         custom_request(&self.shared, request, context).await
+    }
+
+    /// The state of a task this server runs for the caller (the tasks extension).
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.shared
+            .tasks
+            .get(&request.task_id, caller(&context).as_deref())
+    }
+
+    /// Answers a task's questions (`inputResponses`); unknown or answered keys are ignored.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.tasks.update(
+            &request.task_id,
+            caller(&context).as_deref(),
+            request.input_responses,
+        )
+    }
+
+    /// Cancels a task: its tool's future is dropped and it ends `cancelled`.
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared
+            .tasks
+            .cancel(&request.task_id, caller(&context).as_deref())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

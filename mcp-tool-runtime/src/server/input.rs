@@ -224,7 +224,7 @@ impl Input {
     }
 }
 
-fn input_request(request: ClientRequest) -> Result<InputRequest, serde_json::Error> {
+pub(crate) fn input_request(request: ClientRequest) -> Result<InputRequest, serde_json::Error> {
     let ClientRequest { capability, params } = request;
     let wire = serde_json::json!({"method": capability.method(), "params": params});
     Ok(match capability {

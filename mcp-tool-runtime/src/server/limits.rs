@@ -53,6 +53,14 @@ pub struct Limits {
     /// `subscriptions/listen` streams (MCP 2026-07-28) the whole server keeps open at once;
     /// one more is refused with a JSON-RPC error. Default 1,024.
     pub max_listen_streams: usize,
+    /// Tasks (the tasks extension) the server runs at once; one more call that would start one
+    /// is refused with a JSON-RPC error. Default 1,024.
+    pub max_tasks: usize,
+    /// How long a task and its result stay readable after it starts (`ttlMs`); then
+    /// `tasks/get` answers that it is unknown. Default 5 minutes.
+    pub task_ttl: Duration,
+    /// How often a client is told to poll a task (`pollIntervalMs`). Default 1 second.
+    pub task_poll_interval: Duration,
 }
 
 /// How long a sealed `requestState` may be answered by default: 10 minutes.
@@ -73,6 +81,9 @@ impl Default for Limits {
             max_client_requests_per_session: 16,
             max_client_requests: 1024,
             max_listen_streams: 1024,
+            max_tasks: 1024,
+            task_ttl: Duration::from_secs(300),
+            task_poll_interval: Duration::from_secs(1),
         }
     }
 }
@@ -109,6 +120,9 @@ impl Limits {
             ),
             ("max_client_requests", self.max_client_requests == 0),
             ("max_listen_streams", self.max_listen_streams == 0),
+            ("max_tasks", self.max_tasks == 0),
+            ("task_ttl", self.task_ttl.is_zero()),
+            ("task_poll_interval", self.task_poll_interval.is_zero()),
         ] {
             if zero {
                 return Err(LimitsError::Zero(name));

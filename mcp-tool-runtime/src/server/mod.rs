@@ -34,6 +34,7 @@ mod limits;
 mod live;
 mod quota;
 mod shared;
+mod tasks;
 mod telemetry;
 mod version;
 

@@ -42,6 +42,8 @@ pub struct Refusals {
     /// List-changed notices a client did not accept within `notify_timeout` (the client was
     /// then forgotten).
     pub notices_dropped: u64,
+    /// Tasks refused at `max_tasks`.
+    pub tasks: u64,
 }
 
 /// What is held now, and what was refused.
@@ -76,6 +78,7 @@ pub(crate) struct Counters {
     pub(crate) client_requests_timed_out: AtomicU64,
     listen_streams: AtomicU64,
     pub(crate) notices_dropped: AtomicU64,
+    pub(crate) tasks: AtomicU64,
 }
 
 impl Counters {
@@ -89,6 +92,7 @@ impl Counters {
             client_requests_timed_out: get(&self.client_requests_timed_out),
             listen_streams: get(&self.listen_streams),
             notices_dropped: get(&self.notices_dropped),
+            tasks: get(&self.tasks),
         }
     }
 }

@@ -27,6 +27,8 @@ pub(crate) struct Shared {
     pub(crate) list_by_scope: std::sync::atomic::AtomicBool,
     /// Call metrics (feature `otel`).
     pub(crate) metrics: super::telemetry::Metrics,
+    /// Tools running as tasks.
+    pub(crate) tasks: super::tasks::Tasks,
 }
 
 impl Shared {

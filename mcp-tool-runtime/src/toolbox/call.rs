@@ -35,6 +35,8 @@ pub(crate) struct Registered {
     pub(crate) check_2026: ToolCheck,
     /// The OAuth scopes a verified caller needs.
     pub(crate) scopes: Cow<'static, [&'static str]>,
+    /// Whether it runs as a task.
+    pub(crate) task: crate::tool::TaskSupport,
 }
 
 impl Registered {
@@ -104,6 +106,7 @@ impl Registered {
                 quote(unknown)
             ));
         }
+        let reporter = context.clone();
         let call = ToolCall {
             arguments,
             options,
@@ -117,7 +120,9 @@ impl Registered {
                 .copied()
                 .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
                 .unwrap_or("a non-string panic payload");
-            options.error(format!("tool `{name}` panicked: {}", quote(message)))
+            let message = format!("tool `{name}` panicked: {}", quote(message));
+            reporter.report_panic(&message);
+            options.error(message)
         });
         within_ceiling(result_check.check(check, options, result), options)
     }

@@ -399,6 +399,7 @@ impl Toolbox {
                 check,
                 check_2026,
                 scopes: declaration.scopes,
+                task: declaration.task,
             },
         );
         Ok(self)
@@ -474,6 +475,12 @@ impl Toolbox {
     /// ```
     pub fn scopes(&self, name: &str) -> Option<&[&'static str]> {
         self.tools.get(name).map(|r| &*r.scopes)
+    }
+
+    /// Whether the tool `name` runs as a task (`task = ...` on `#[mcp_tool]`), or `None` when
+    /// there is no such tool.
+    pub fn task_support(&self, name: &str) -> Option<crate::tool::TaskSupport> {
+        self.tools.get(name).map(|r| r.task)
     }
 
     /// Calls the tool `name` with `arguments` (a JSON object, or `null` for none).

@@ -13,7 +13,7 @@ pub(crate) fn add(a: i64, b: i64) -> i64 {
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub(crate) struct Name {
-    name: String,
+    pub(crate) name: String,
 }
 
 /// Reports progress, logs at three levels, asks the user's name.

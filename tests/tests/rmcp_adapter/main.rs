@@ -11,4 +11,5 @@ mod fixtures;
 mod headers;
 mod input_required;
 mod malformed;
+mod tasks;
 mod version_2026;

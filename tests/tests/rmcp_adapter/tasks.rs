@@ -1,0 +1,254 @@
+//! Tools as tasks (the 2026-07-28 tasks extension, SEP-2663) over Streamable HTTP: the call is
+//! answered with a task, which the client polls, answers and cancels; each task is its caller's.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
+use mcp_tool_runtime::server::Limits;
+use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
+use serde_json::{Value, json};
+use tests::http::{HttpReply, HttpServer};
+
+use super::fixtures::Name;
+
+/// Counts tool futures alive.
+#[derive(Default)]
+struct Alive(Arc<AtomicUsize>);
+
+struct Guard(Arc<AtomicUsize>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Works for `millis`, reporting progress.
+#[mcp_tool(task = optional)]
+async fn work(ctx: &ToolContext, #[state] alive: &Alive, millis: u64) -> String {
+    alive.0.fetch_add(1, Ordering::SeqCst);
+    let _guard = Guard(alive.0.clone());
+    ctx.progress_with_message(1.0, Some(2.0), "halfway").await;
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("worked {millis} ms")
+}
+
+/// Asks a name, as a task only.
+#[mcp_tool(task = required)]
+async fn ask_name(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    match ctx.elicit::<Name>("name", "Who are you?").await? {
+        Elicitation::Accepted(Name { name }) => Ok(format!("hello {name}")),
+        _ => Ok("nobody".to_owned()),
+    }
+}
+
+/// Crashes.
+#[mcp_tool(task = optional)]
+fn crash() -> String {
+    panic!("crashed on purpose")
+}
+
+async fn served(limits: Limits) -> (HttpServer, Arc<AtomicUsize>) {
+    let alive = Alive::default();
+    let count = alive.0.clone();
+    let mut toolbox = Toolbox::new();
+    toolbox.insert_state(alive);
+    toolbox
+        .register_all(mcp_tool_runtime::tools![work, ask_name, crash])
+        .unwrap();
+    let server = ToolboxServer::new(toolbox).unwrap();
+    server.set_limits(limits).unwrap();
+    (HttpServer::start(server).await, count)
+}
+
+fn meta(tasks: bool) -> Value {
+    let mut capabilities = json!({"elicitation": {}});
+    if tasks {
+        capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+    }
+    tests::wire::meta_2026(capabilities)
+}
+
+async fn request(
+    http: &HttpServer,
+    auth: &str,
+    method: &str,
+    mut params: Value,
+    tasks: bool,
+) -> HttpReply {
+    params["_meta"] = meta(tasks);
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    http.post(&[("Authorization", auth)], &message).await
+}
+
+async fn call(http: &HttpServer, tool: &str, arguments: Value, tasks: bool) -> Value {
+    request(
+        http,
+        "Bearer alice",
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+        tasks,
+    )
+    .await
+    .message
+}
+
+async fn get(http: &HttpServer, auth: &str, id: &str) -> Value {
+    request(http, auth, "tasks/get", json!({"taskId": id}), true)
+        .await
+        .message
+}
+
+/// Polls the task until its status is `status` (within five seconds).
+async fn until(http: &HttpServer, id: &str, status: &str) -> Value {
+    for _ in 0..100 {
+        let task = get(http, "Bearer alice", id).await;
+        if task["result"]["status"] == status {
+            return task["result"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "task {id} never became {status}: {}",
+        get(http, "Bearer alice", id).await
+    );
+}
+
+fn task_id(created: &Value) -> String {
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    created["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_task_is_answered_at_once_and_its_result_read_by_polling() {
+    let (http, _) = served(Limits::default()).await;
+    let created = call(&http, "work", json!({"millis": 300}), true).await;
+    let id = task_id(&created);
+    assert_eq!(created["result"]["status"], "working");
+    assert_eq!(created["result"]["ttlMs"], 300_000);
+    assert_eq!(created["result"]["pollIntervalMs"], 1000);
+    // Progress is the task's status message.
+    let mut message = Value::Null;
+    for _ in 0..100 {
+        message = get(&http, "Bearer alice", &id).await["result"]["statusMessage"].clone();
+        if !message.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(message, "halfway");
+    let done = until(&http, &id, "completed").await;
+    assert_eq!(
+        done["result"]["structuredContent"], "worked 300 ms",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn without_the_extension_an_optional_task_tool_answers_the_call_and_a_required_one_is_refused()
+ {
+    let (http, _) = served(Limits::default()).await;
+    let plain = call(&http, "work", json!({"millis": 0}), false).await;
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["structuredContent"], "worked 0 ms");
+    let refused = call(&http, "ask_name", json!({}), false).await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"],
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
+}
+
+#[tokio::test]
+async fn a_question_waits_in_the_task_until_tasks_update_answers_it() {
+    let (http, _) = served(Limits::default()).await;
+    let id = task_id(&call(&http, "ask_name", json!({}), true).await);
+    let waiting = until(&http, &id, "input_required").await;
+    assert_eq!(
+        waiting["inputRequests"]["name"]["method"], "elicitation/create",
+        "{waiting}"
+    );
+    let ack = request(
+        &http,
+        "Bearer alice",
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}}}),
+        true,
+    )
+    .await;
+    assert_eq!(ack.message["result"]["resultType"], "complete", "{ack:?}");
+    let done = until(&http, &id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], "hello Ada");
+}
+
+#[tokio::test]
+async fn a_cancelled_task_ends_cancelled_and_its_tool_is_dropped() {
+    let (http, alive) = served(Limits::default()).await;
+    let id = task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+    until(&http, &id, "working").await;
+    assert_eq!(alive.load(Ordering::SeqCst), 1);
+    let ack = request(
+        &http,
+        "Bearer alice",
+        "tasks/cancel",
+        json!({"taskId": id}),
+        true,
+    )
+    .await;
+    assert_eq!(ack.message["result"]["resultType"], "complete", "{ack:?}");
+    until(&http, &id, "cancelled").await;
+    for _ in 0..50 {
+        if alive.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the cancelled task's tool is still running");
+}
+
+#[tokio::test]
+async fn a_tool_that_panics_fails_its_task_with_an_error_and_no_result() {
+    let (http, _) = served(Limits::default()).await;
+    let id = task_id(&call(&http, "crash", json!({}), true).await);
+    let failed = until(&http, &id, "failed").await;
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("crashed on purpose")
+    );
+    assert!(failed.get("result").is_none(), "{failed}");
+}
+
+#[tokio::test]
+async fn another_caller_cannot_see_update_or_cancel_a_task() {
+    let (http, _) = served(Limits::default()).await;
+    let id = task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+    for method in ["tasks/get", "tasks/cancel"] {
+        let reply = request(&http, "Bearer mallory", method, json!({"taskId": id}), true).await;
+        assert_eq!(
+            reply.message["error"]["code"], -32602,
+            "{method}: {reply:?}"
+        );
+    }
+    let unknown = get(&http, "Bearer alice", "no-such-task").await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    // Still alice's, still running.
+    until(&http, &id, "working").await;
+}
+
+#[tokio::test]
+async fn tasks_past_the_servers_limit_are_refused_and_counted() {
+    let mut limits = Limits::default();
+    limits.max_tasks = 2;
+    let (http, _) = served(limits).await;
+    for _ in 0..2 {
+        task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+    }
+    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    assert_eq!(refused["error"]["code"], -32029, "{refused}");
+    assert_eq!(refused["error"]["data"]["limit"], "max_tasks");
+}
