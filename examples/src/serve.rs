@@ -4,15 +4,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcp_tool_runtime::auth::{JwtVerifier, ProtectedResourceMetadata, ResourceServer};
-use mcp_tool_runtime::transport::http::{BoundedSessions, HttpGuard};
+use mcp_tool_runtime::transport::http::{self, BoundedSessions, HttpGuard, ServeOptions};
 use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// How long a connection may take to send a request's line and headers: 10 seconds.
-pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The largest request the examples read, over stdio and HTTP: 4 MiB. A larger one is answered
 /// with a JSON-RPC error naming the limit.
@@ -31,8 +28,9 @@ pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> 
     Ok(())
 }
 
-/// Serves `toolbox` over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C, with deadlines on
-/// request heads ([`HEADER_TIMEOUT`]) and bodies (the guard's 30 s), and at most 1,000 sessions.
+/// Serves `toolbox` over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C or SIGTERM (then
+/// gracefully: calls in flight get 30 s to finish), with deadlines on request heads (10 s) and
+/// bodies (the guard's 30 s), and at most 1,000 sessions.
 ///
 /// Prints `listening on http://ADDR/mcp` once the socket is bound.
 pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
@@ -91,22 +89,32 @@ async fn serve_on(
     }
     let router = router.nest_service("/mcp", service);
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
-    loop {
-        let (stream, _) = tokio::select! {
-            accepted = listener.accept() => accepted?,
-            _ = &mut stop => return Ok(()),
-        };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
-        tokio::spawn(async move {
-            // A connection that has not sent a whole request head within the deadline is
-            // closed; a body is the guard's to time (`HttpGuard::body_timeout`).
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                .await;
-        });
+    // Until Ctrl-C or SIGTERM: then no new connection, calls in flight get 30 s to finish.
+    let stopped = http::serve(listener, router, shutdown_signal(), ServeOptions::default()).await;
+    if stopped.cut > 0 {
+        eprintln!(
+            "stopped; {} connections were closed at the deadline",
+            stopped.cut
+        );
+    }
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (what a container runtime sends).
+async fn shutdown_signal() {
+    let terminate = async {
+        #[cfg(unix)]
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            signal.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
     }
 }
 

@@ -28,6 +28,7 @@ use super::budget::DEFAULT_MAX_ELEMENTS;
 use super::reply::{ID_SEARCH_BYTES, find_id, read_message};
 use crate::server::reached;
 
+pub use super::serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
 pub use super::sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.

@@ -3,7 +3,7 @@
 //!
 //! - [`stdio`] and [`LineTransport`]: newline-delimited JSON-RPC, as rmcp's `stdio()` frames it;
 //! - [`HttpGuard`] (feature `http`): in front of rmcp's Streamable HTTP service, with a body
-//!   limit.
+//!   limit; [`http::serve`] serves it until a shutdown signal, gracefully.
 //!
 //! Both answer what cannot be read as JSON-RPC 2.0 asks, `-32700` (parse error) or `-32600`
 //! (invalid request), with the request's `id` whenever one can be found.
@@ -14,6 +14,8 @@ mod budget;
 pub mod http;
 pub mod line;
 mod reply;
+#[cfg(feature = "http")]
+mod serve;
 #[cfg(feature = "http")]
 mod sessions;
 

@@ -11,5 +11,6 @@ mod fixtures;
 mod headers;
 mod input_required;
 mod malformed;
+mod shutdown;
 mod tasks;
 mod version_2026;
