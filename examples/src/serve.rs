@@ -37,7 +37,7 @@ pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
     http_handler(ToolboxServer::new(toolbox)?, addr).await
 }
 
-/// Serves `toolbox` over Streamable HTTP like [`http`], as an OAuth 2.1 resource server whose
+/// Serves `toolbox` over Streamable HTTP like [`http()`], as an OAuth 2.1 resource server whose
 /// tokens `issuer` issues: its metadata at `/.well-known/oauth-protected-resource/mcp`, every
 /// request refused without a valid token for `http://ADDR/mcp` granting `mcp:tools`, and a
 /// tool's own scopes asked for with 403 (step-up).
@@ -58,7 +58,7 @@ pub async fn http_authorized(
     serve_on(listener, server, Some(auth)).await
 }
 
-/// Serves any rmcp handler over Streamable HTTP, like [`http`]: one clone per session.
+/// Serves any rmcp handler over Streamable HTTP, like [`http()`]: one clone per session.
 pub async fn http_handler(
     server: impl ServerHandler + Clone,
     addr: SocketAddr,

@@ -76,11 +76,12 @@ pub struct Stopped {
 /// deadline on its request heads.
 ///
 /// ```no_run
-/// # async fn run(router: axum::Router) -> std::io::Result<()> {
+/// # async fn run(router: axum::Router, ctrl_c: impl std::future::Future<Output = ()>) -> std::io::Result<()> {
 /// use mcp_tool_runtime::transport::http::{serve, ServeOptions};
 ///
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-/// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+/// // For instance `async { let _ = tokio::signal::ctrl_c().await; }`.
+/// let shutdown = ctrl_c;
 /// let stopped = serve(listener, router, shutdown, ServeOptions::default()).await;
 /// eprintln!("stopped; {} connections closed at the deadline", stopped.cut);
 /// # Ok(())
