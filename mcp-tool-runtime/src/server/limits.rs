@@ -53,8 +53,9 @@ pub struct Limits {
     /// `subscriptions/listen` streams (MCP 2026-07-28) the whole server keeps open at once;
     /// one more is refused with a JSON-RPC error. Default 1,024.
     pub max_listen_streams: usize,
-    /// Tasks (the tasks extension) the server runs at once; one more call that would start one
-    /// is refused with a JSON-RPC error. Default 1,024.
+    /// Tasks (the tasks extension) the server keeps at once, running or finished and readable
+    /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
+    /// Default 1,024.
     pub max_tasks: usize,
     /// How long a task and its result stay readable after it starts (`ttlMs`); then
     /// `tasks/get` answers that it is unknown. Default 5 minutes.

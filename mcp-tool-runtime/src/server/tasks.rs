@@ -68,13 +68,16 @@ impl Tasks {
         owner: Option<Vec<u8>>,
     ) -> Result<CallToolResponse, ErrorData> {
         let limits = shared.limits();
-        if self.manager.running_task_count() >= limits.max_tasks {
+        // Every task kept counts, running or finished and still readable: a client that starts
+        // tasks faster than they expire cannot grow the server's memory past the limit.
+        if self.kept(limits.max_tasks) >= limits.max_tasks {
             count(&shared.quotas.refused.tasks);
             return Err(super::quota::reached(
                 "max_tasks",
                 limits.max_tasks,
                 format!(
-                    "this server already runs {} tasks, its limit; try again later",
+                    "this server already keeps {} tasks, its limit; try again when some have \
+                     expired",
                     limits.max_tasks
                 ),
             ));
@@ -115,13 +118,19 @@ impl Tasks {
                 }
             })
         });
+        lock(&self.owners).insert(task.task_id.clone(), owner);
+        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+    }
+
+    /// How many tasks are kept (running, or finished and readable until their TTL); when there
+    /// seem to be `limit` or more, those past their TTL (gone from the manager) are forgotten
+    /// first.
+    fn kept(&self, limit: usize) -> usize {
         let mut owners = lock(&self.owners);
-        if owners.len() >= limits.max_tasks.saturating_mul(4) {
-            // Tasks past their TTL are gone from the manager: forget their owners too.
+        if owners.len() >= limit {
             owners.retain(|id, _| self.manager.get_task(id).is_ok());
         }
-        owners.insert(task.task_id.clone(), owner);
-        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+        owners.len()
     }
 
     /// Whether this server runs the task `id` (for a handler that serves tasks of its own too).

@@ -241,7 +241,20 @@ async fn another_caller_cannot_see_update_or_cancel_a_task() {
 }
 
 #[tokio::test]
-async fn tasks_past_the_servers_limit_are_refused_and_counted() {
+async fn finished_tasks_still_readable_count_against_the_limit() {
+    let mut limits = Limits::default();
+    limits.max_tasks = 2;
+    let (http, _) = served(limits).await;
+    for _ in 0..2 {
+        let id = task_id(&call(&http, "work", json!({"millis": 0}), true).await);
+        until(&http, &id, "completed").await;
+    }
+    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    assert_eq!(refused["error"]["code"], -32029, "{refused}");
+}
+
+#[tokio::test]
+async fn tasks_past_the_servers_limit_are_refused_naming_it() {
     let mut limits = Limits::default();
     limits.max_tasks = 2;
     let (http, _) = served(limits).await;
