@@ -57,8 +57,9 @@ pub struct Limits {
     /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
     /// Default 1,024.
     pub max_tasks: usize,
-    /// How long a task and its result stay readable after it starts (`ttlMs`); then
-    /// `tasks/get` answers that it is unknown. Default 5 minutes.
+    /// A task's `ttlMs`: how long it may run (then it ends `failed`, saying so), and how long its
+    /// result stays readable after it ends (then `tasks/get` answers that it is unknown).
+    /// Default 5 minutes.
     pub task_ttl: Duration,
     /// How often a client is told to poll a task (`pollIntervalMs`). Default 1 second.
     pub task_poll_interval: Duration,
