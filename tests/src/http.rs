@@ -144,38 +144,56 @@ impl HttpServer {
         message: &Value,
         body: &[u8],
     ) -> HttpReply {
-        let mut headers: Vec<(&str, String)> =
-            headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
-        let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
-        if let Some(version) = version.as_str() {
-            headers.push(("MCP-Protocol-Version", version.to_owned()));
-            if let Some(method) = message["method"].as_str() {
-                headers.push(("Mcp-Method", method.to_owned()));
-            }
-            let params = &message["params"];
-            if let Some(name) = params["name"].as_str().or(params["taskId"].as_str()) {
-                headers.push(("Mcp-Name", name.to_owned()));
-            }
-        }
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-             Connection: close\r\n",
-            self.addr,
-            body.len()
-        );
-        for (name, value) in headers {
-            request.push_str(&format!("{name}: {value}\r\n"));
-        }
-        request.push_str("\r\n");
-        let mut stream = TcpStream::connect(self.addr).await.unwrap();
-        stream.write_all(request.as_bytes()).await.unwrap();
-        stream.write_all(body).await.unwrap();
-        let id = message.get("id").cloned();
-        tokio::time::timeout(WAIT, read_reply(&mut stream, id.as_ref()))
-            .await
-            .expect("no answer from the server")
+        send_to(self.addr, method, path, headers, message, body).await
     }
+}
+
+/// POSTs `message` to `http://{addr}/mcp` (a server this process did not start), as
+/// [`HttpServer::post`] does.
+pub async fn post_to(addr: SocketAddr, headers: &[(&str, &str)], message: &Value) -> HttpReply {
+    let body = serde_json::to_string(message).unwrap();
+    send_to(addr, "POST", "/mcp", headers, message, body.as_bytes()).await
+}
+
+async fn send_to(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    message: &Value,
+    body: &[u8],
+) -> HttpReply {
+    let mut headers: Vec<(&str, String)> =
+        headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
+    let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
+    if let Some(version) = version.as_str() {
+        headers.push(("MCP-Protocol-Version", version.to_owned()));
+        if let Some(method) = message["method"].as_str() {
+            headers.push(("Mcp-Method", method.to_owned()));
+        }
+        let params = &message["params"];
+        if let Some(name) = params["name"].as_str().or(params["taskId"].as_str()) {
+            headers.push(("Mcp-Name", name.to_owned()));
+        }
+    }
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n",
+        addr,
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let id = message.get("id").cloned();
+    tokio::time::timeout(WAIT, read_reply(&mut stream, id.as_ref()))
+        .await
+        .expect("no answer from the server")
 }
 
 /// Reads the reply on a connection a test wrote to itself, within ten seconds.
