@@ -57,6 +57,10 @@ pub struct Limits {
     /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
     /// Default 1,024.
     pub max_tasks: usize,
+    /// Tasks one identified caller (a verified subject and client, or an `Authorization`
+    /// credential) may have kept at once; one more is refused with a JSON-RPC error, so no
+    /// caller takes every place. Callers without an identity share `max_tasks`. Default 256.
+    pub max_tasks_per_caller: usize,
     /// A task's `ttlMs`: how long it may run (then it ends `failed`, saying so), and how long its
     /// result stays readable after it ends (then `tasks/get` answers that it is unknown).
     /// Default 5 minutes.
@@ -84,6 +88,7 @@ impl Default for Limits {
             max_client_requests: 1024,
             max_listen_streams: 1024,
             max_tasks: 1024,
+            max_tasks_per_caller: 256,
             task_ttl: Duration::from_secs(300),
             task_poll_interval: Duration::from_secs(1),
         }
@@ -123,6 +128,7 @@ impl Limits {
             ("max_client_requests", self.max_client_requests == 0),
             ("max_listen_streams", self.max_listen_streams == 0),
             ("max_tasks", self.max_tasks == 0),
+            ("max_tasks_per_caller", self.max_tasks_per_caller == 0),
             ("task_ttl", self.task_ttl.is_zero()),
             ("task_poll_interval", self.task_poll_interval.is_zero()),
         ] {

@@ -44,6 +44,8 @@ pub struct Refusals {
     pub notices_dropped: u64,
     /// Tasks refused at `max_tasks`.
     pub tasks: u64,
+    /// Tasks refused at `max_tasks_per_caller`.
+    pub tasks_per_caller: u64,
 }
 
 /// What is held now, and what was refused.
@@ -79,6 +81,7 @@ pub(crate) struct Counters {
     listen_streams: AtomicU64,
     pub(crate) notices_dropped: AtomicU64,
     pub(crate) tasks: AtomicU64,
+    pub(crate) tasks_per_caller: AtomicU64,
 }
 
 impl Counters {
@@ -93,6 +96,7 @@ impl Counters {
             listen_streams: get(&self.listen_streams),
             notices_dropped: get(&self.notices_dropped),
             tasks: get(&self.tasks),
+            tasks_per_caller: get(&self.tasks_per_caller),
         }
     }
 }

@@ -70,7 +70,8 @@ impl Tasks {
         let limits = shared.limits();
         // Every task kept counts, running or finished and still readable: a client that starts
         // tasks faster than they expire cannot grow the server's memory past the limit.
-        if self.kept(limits.max_tasks) >= limits.max_tasks {
+        let (kept, callers) = self.kept(limits.max_tasks, owner.as_deref());
+        if kept >= limits.max_tasks {
             count(&shared.quotas.refused.tasks);
             return Err(super::quota::reached(
                 "max_tasks",
@@ -79,6 +80,20 @@ impl Tasks {
                     "this server already keeps {} tasks, its limit; try again when some have \
                      expired",
                     limits.max_tasks
+                ),
+            ));
+        }
+        // One identified caller cannot take every place (callers without an identity are one
+        // caller to the server, and share `max_tasks`).
+        if owner.is_some() && callers >= limits.max_tasks_per_caller {
+            count(&shared.quotas.refused.tasks_per_caller);
+            return Err(super::quota::reached(
+                "max_tasks_per_caller",
+                limits.max_tasks_per_caller,
+                format!(
+                    "you already have {} tasks on this server, the limit for one caller; try \
+                     again when some have expired",
+                    limits.max_tasks_per_caller
                 ),
             ));
         }
@@ -122,15 +137,16 @@ impl Tasks {
         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
     }
 
-    /// How many tasks are kept (running, or finished and readable until their TTL); when there
-    /// seem to be `limit` or more, those past their TTL (gone from the manager) are forgotten
-    /// first.
-    fn kept(&self, limit: usize) -> usize {
+    /// How many tasks are kept (running, or finished and readable until their TTL), and how
+    /// many of them are `caller`'s; when there seem to be `limit` or more, those past their TTL
+    /// (gone from the manager) are forgotten first.
+    fn kept(&self, limit: usize, caller: Option<&[u8]>) -> (usize, usize) {
         let mut owners = lock(&self.owners);
         if owners.len() >= limit {
             owners.retain(|id, _| self.manager.get_task(id).is_ok());
         }
-        owners.len()
+        let callers = owners.values().filter(|o| o.as_deref() == caller).count();
+        (owners.len(), callers)
     }
 
     /// Whether this server runs the task `id` (for a handler that serves tasks of its own too).

@@ -265,3 +265,28 @@ async fn tasks_past_the_servers_limit_are_refused_naming_it() {
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
     assert_eq!(refused["error"]["data"]["limit"], "max_tasks");
 }
+
+#[tokio::test]
+async fn one_caller_cannot_take_every_place() {
+    let mut limits = Limits::default();
+    limits.max_tasks_per_caller = 2;
+    let (http, _) = served(limits).await;
+    for _ in 0..2 {
+        task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+    }
+    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    assert_eq!(
+        refused["error"]["data"]["limit"], "max_tasks_per_caller",
+        "{refused}"
+    );
+    // Another caller still gets a task.
+    let other = request(
+        &http,
+        "Bearer bob",
+        "tools/call",
+        json!({"name": "work", "arguments": {"millis": 0}}),
+        true,
+    )
+    .await;
+    task_id(&other.message);
+}
