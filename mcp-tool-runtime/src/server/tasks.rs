@@ -18,9 +18,10 @@ use serde_json::Value;
 
 use super::convert::to_rmcp_result;
 use super::input::input_request;
+use super::quota::count;
 use super::shared::Shared;
 use crate::context::{
-    Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo, ToolContext,
+    Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo, ToolContext,
 };
 use crate::sync::lock;
 use crate::tool::TaskSupport;
@@ -35,7 +36,7 @@ pub(crate) struct Tasks {
 
 /// Whether the request declared the tasks extension (in the session's capabilities or its own
 /// `_meta`).
-pub(crate) fn client_declares_tasks(context: &RequestContext<RoleServer>) -> bool {
+fn client_declares_tasks(context: &RequestContext<RoleServer>) -> bool {
     context
         .client_capabilities()
         .is_some_and(|capabilities| capabilities.supports_tasks())
@@ -192,10 +193,6 @@ impl Tasks {
     }
 }
 
-fn count(counter: &std::sync::atomic::AtomicU64) {
-    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// JSON-RPC -32602 for a task id this caller has no task under.
 fn unknown_task(id: &str) -> ErrorData {
     ErrorData::new(
@@ -286,8 +283,5 @@ impl Channel for InTask {
     }
     fn cancelled(&self) -> BoxFuture<'_, ()> {
         Box::pin(self.task.cancelled())
-    }
-    fn not_supported(&self, capability: Capability) {
-        let _ = capability;
     }
 }
