@@ -13,6 +13,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod keys;
+mod meta;
 mod respan;
 mod symbol;
 mod unraw;

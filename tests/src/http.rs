@@ -111,7 +111,8 @@ impl HttpServer {
 
     /// Sends `DELETE /mcp` for the session `id`.
     pub async fn delete(&self, id: &str) -> HttpReply {
-        self.send(
+        send_to(
+            self.addr,
             "DELETE",
             "/mcp",
             &[("Mcp-Session-Id", id)],
@@ -123,7 +124,7 @@ impl HttpServer {
 
     /// Sends `GET path`.
     pub async fn get(&self, path: &str) -> HttpReply {
-        self.send("GET", path, &[], &Value::Null, b"").await
+        send_to(self.addr, "GET", path, &[], &Value::Null, b"").await
     }
 
     /// Like [`post`](Self::post), with the body as these bytes.
@@ -133,18 +134,7 @@ impl HttpServer {
         message: &Value,
         body: &[u8],
     ) -> HttpReply {
-        self.send("POST", "/mcp", headers, message, body).await
-    }
-
-    async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        message: &Value,
-        body: &[u8],
-    ) -> HttpReply {
-        send_to(self.addr, method, path, headers, message, body).await
+        send_to(self.addr, "POST", "/mcp", headers, message, body).await
     }
 }
 

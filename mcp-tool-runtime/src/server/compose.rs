@@ -2,6 +2,7 @@
 //! your own, in one step that forwards every `ServerHandler` method.
 
 use std::borrow::Cow;
+use std::future::Future;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -117,6 +118,27 @@ fn not_served(error: &ErrorData) -> bool {
 }
 
 impl<H: ServerHandler> Merged<H> {
+    /// A `tasks/*` request: the toolbox's when it runs the task, else the handler's; a task
+    /// neither runs is unknown, and the toolbox answers so (-32602).
+    async fn route_task<T, Tools, Handler>(
+        &self,
+        id: &str,
+        tools: impl Fn() -> Tools,
+        handler: impl FnOnce() -> Handler,
+    ) -> Result<T, ErrorData>
+    where
+        Tools: Future<Output = Result<T, ErrorData>>,
+        Handler: Future<Output = Result<T, ErrorData>>,
+    {
+        if self.tools.runs_task(id) {
+            return tools().await;
+        }
+        match handler().await {
+            Err(error) if not_served(&error) => tools().await,
+            other => other,
+        }
+    }
+
     fn capabilities(&self, capabilities: ServerCapabilities) -> ServerCapabilities {
         merge_capabilities(capabilities, self.tools.get_info().capabilities)
     }
@@ -389,18 +411,12 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        if self.tools.runs_task(&request.task_id) {
-            return self.tools.get_task(request, context).await;
-        }
-        // A task neither runs is unknown: the toolbox's answer says so (-32602).
-        match self
-            .handler
-            .get_task(request.clone(), context.clone())
-            .await
-        {
-            Err(error) if not_served(&error) => self.tools.get_task(request, context).await,
-            other => other,
-        }
+        self.route_task(
+            &request.task_id,
+            || self.tools.get_task(request.clone(), context.clone()),
+            || self.handler.get_task(request.clone(), context.clone()),
+        )
+        .await
     }
 
     async fn update_task(
@@ -408,18 +424,12 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if self.tools.runs_task(&request.task_id) {
-            return self.tools.update_task(request, context).await;
-        }
-        // A task neither runs is unknown: the toolbox's answer says so (-32602).
-        match self
-            .handler
-            .update_task(request.clone(), context.clone())
-            .await
-        {
-            Err(error) if not_served(&error) => self.tools.update_task(request, context).await,
-            other => other,
-        }
+        self.route_task(
+            &request.task_id,
+            || self.tools.update_task(request.clone(), context.clone()),
+            || self.handler.update_task(request.clone(), context.clone()),
+        )
+        .await
     }
 
     async fn cancel_task(
@@ -427,18 +437,12 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if self.tools.runs_task(&request.task_id) {
-            return self.tools.cancel_task(request, context).await;
-        }
-        // A task neither runs is unknown: the toolbox's answer says so (-32602).
-        match self
-            .handler
-            .cancel_task(request.clone(), context.clone())
-            .await
-        {
-            Err(error) if not_served(&error) => self.tools.cancel_task(request, context).await,
-            other => other,
-        }
+        self.route_task(
+            &request.task_id,
+            || self.tools.cancel_task(request.clone(), context.clone()),
+            || self.handler.cancel_task(request.clone(), context.clone()),
+        )
+        .await
     }
 
     async fn list_skills(
