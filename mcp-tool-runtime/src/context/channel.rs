@@ -26,6 +26,11 @@ pub(crate) trait Channel: Send + Sync {
     fn request_info(&self) -> RequestInfo {
         RequestInfo::default()
     }
+    /// The protocol version the client speaks, without reading the whole request (every call
+    /// asks, to build its result as that version is served).
+    fn protocol_version(&self) -> Option<&str> {
+        None
+    }
     fn progress(
         &self,
         token: Value,

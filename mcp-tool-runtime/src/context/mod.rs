@@ -225,6 +225,15 @@ impl ToolContext {
             .get_or_init(|| self.shared.channel.request_info())
     }
 
+    /// The protocol version the client speaks, known without reading the request (which moves
+    /// its `_meta` into the context): what every call builds its result for.
+    pub(crate) fn served_version(&self) -> Option<&str> {
+        match self.shared.request.get() {
+            Some(request) => request.protocol_version.as_deref(),
+            None => self.shared.channel.protocol_version(),
+        }
+    }
+
     /// Tells the channel the tool panicked with `message`.
     pub(crate) fn report_panic(&self, message: &str) {
         self.shared.channel.panicked(message);

@@ -243,6 +243,9 @@ impl Channel for Recording {
             protocol_version: self.protocol_version.clone(),
         }
     }
+    fn protocol_version(&self) -> Option<&str> {
+        self.protocol_version.as_deref()
+    }
     fn progress(
         &self,
         _: Value,

@@ -115,6 +115,10 @@ fn failed(e: impl std::fmt::Display) -> ClientRequestError {
 }
 
 impl Channel for Live {
+    fn protocol_version(&self) -> Option<&str> {
+        self.protocol_version.as_deref()
+    }
+
     fn request_info(&self) -> RequestInfo {
         RequestInfo {
             id: serde_json::to_value(&self.context.id).ok(),

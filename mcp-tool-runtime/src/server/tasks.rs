@@ -234,6 +234,9 @@ impl Channel for InTask {
     fn request_info(&self) -> RequestInfo {
         self.info.clone()
     }
+    fn protocol_version(&self) -> Option<&str> {
+        self.info.protocol_version.as_deref()
+    }
     fn reports_progress_without_token(&self) -> bool {
         true
     }

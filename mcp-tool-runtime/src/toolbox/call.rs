@@ -66,7 +66,7 @@ impl Registered {
         context: ToolContext,
         check: bool,
     ) -> ToolResult {
-        let (options, result_check) = if crate::structured::serves_raw(context.protocol_version()) {
+        let (options, result_check) = if crate::structured::serves_raw(context.served_version()) {
             (&self.options_2026, &self.check_2026)
         } else {
             (&self.options, &self.check)
