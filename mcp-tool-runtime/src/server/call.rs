@@ -47,7 +47,10 @@ pub(crate) async fn serve_call(
         let support = snapshot.toolbox.task_support(name).unwrap_or_default();
         if tasks::runs_as_task(support, &context)? {
             let owner = caller(&context);
-            return shared.tasks.start(shared, name, arguments, context, owner);
+            return shared
+                .tasks
+                .start(shared, name, arguments, context, owner)
+                .await;
         }
         let binding = is_2026_07_28(&context)
             .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));

@@ -130,7 +130,7 @@ impl<H: ServerHandler> Merged<H> {
         Tools: Future<Output = Result<T, ErrorData>>,
         Handler: Future<Output = Result<T, ErrorData>>,
     {
-        if self.tools.runs_task(id) {
+        if self.tools.runs_task(id).await {
             return tools().await;
         }
         match handler().await {

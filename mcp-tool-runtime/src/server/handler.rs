@@ -21,6 +21,7 @@ use super::levels::LogLevels;
 use super::limits::{Limits, LimitsError};
 use super::quota::Refusals;
 use super::shared::{CacheHints, Shared};
+use super::tasks::TaskStore;
 use super::version::is_2026_07_28;
 use crate::sync::{lock, write};
 use crate::toolbox::Toolbox;
@@ -162,6 +163,7 @@ impl ToolboxServer {
     pub fn set_limits(&self, limits: Limits) -> Result<&Self, LimitsError> {
         limits.check()?;
         self.shared.seal.set_ttl(limits.request_state_ttl);
+        self.shared.tasks.set_lease(limits.task_lease);
         *write(&self.shared.limits) = limits;
         Ok(self)
     }
@@ -199,9 +201,33 @@ impl ToolboxServer {
         self.shared.quotas.refused.snapshot()
     }
 
-    /// Whether this server runs the task `id` (for a handler serving tasks of its own too).
-    pub(crate) fn runs_task(&self, id: &str) -> bool {
-        self.shared.tasks.knows(id)
+    /// Whether this server's task store has the task `id` (for a handler serving tasks of its
+    /// own too).
+    pub(crate) async fn runs_task(&self, id: &str) -> bool {
+        self.shared.tasks.knows(id).await
+    }
+
+    /// Keeps this server's tasks (every clone's) in `store`, rather than in this process's
+    /// memory ([`MemoryTaskStore`](crate::server::tasks::MemoryTaskStore), the default). Replicas
+    /// given stores on the same backing (one Redis, with
+    /// [`RedisTaskStore`](crate::server::tasks::RedisTaskStore)) answer for each other's tasks;
+    /// see [`tasks`](crate::server::tasks). Set it before serving: tasks already kept stay in the
+    /// store they were created in, unreachable from this server.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::server::tasks::MemoryTaskStore;
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    ///
+    /// // Two servers sharing one store: either answers for the other's tasks.
+    /// let store = MemoryTaskStore::new();
+    /// let one = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// let two = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// one.set_task_store(store.clone());
+    /// two.set_task_store(store);
+    /// ```
+    pub fn set_task_store(&self, store: impl TaskStore) -> &Self {
+        self.shared.tasks.set_store(Arc::new(store));
+        self
     }
 
     /// The toolbox being served now.
@@ -425,6 +451,7 @@ impl ServerHandler for ToolboxServer {
         self.shared
             .tasks
             .get(&request.task_id, caller(&context).as_deref())
+            .await
     }
 
     /// Answers a task's questions (`inputResponses`); unknown or answered keys are ignored.
@@ -433,11 +460,14 @@ impl ServerHandler for ToolboxServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.shared.tasks.update(
-            &request.task_id,
-            caller(&context).as_deref(),
-            request.input_responses,
-        )
+        self.shared
+            .tasks
+            .update(
+                &request.task_id,
+                caller(&context).as_deref(),
+                request.input_responses,
+            )
+            .await
     }
 
     /// Cancels a task: its tool's future is dropped and it ends `cancelled`.
@@ -449,6 +479,7 @@ impl ServerHandler for ToolboxServer {
         self.shared
             .tasks
             .cancel(&request.task_id, caller(&context).as_deref())
+            .await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

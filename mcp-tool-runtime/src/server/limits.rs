@@ -67,6 +67,14 @@ pub struct Limits {
     pub task_ttl: Duration,
     /// How often a client is told to poll a task (`pollIntervalMs`). Default 1 second.
     pub task_poll_interval: Duration,
+    /// How long a replica's claim on the tasks it runs lasts without being renewed (it is
+    /// renewed every third of it while the server lives). When it lapses (the process died, or
+    /// lost the task store), any replica answers its unfinished tasks `failed`. Default 15
+    /// seconds.
+    pub task_lease: Duration,
+    /// The largest task result (its JSON, in bytes) a task store keeps; a larger one ends the
+    /// task `failed`, saying so. Default 4 MiB.
+    pub max_task_result_bytes: usize,
 }
 
 /// How long a sealed `requestState` may be answered by default: 10 minutes.
@@ -91,6 +99,8 @@ impl Default for Limits {
             max_tasks_per_caller: 256,
             task_ttl: Duration::from_secs(300),
             task_poll_interval: Duration::from_secs(1),
+            task_lease: Duration::from_secs(15),
+            max_task_result_bytes: 4 << 20,
         }
     }
 }
@@ -131,6 +141,8 @@ impl Limits {
             ("max_tasks_per_caller", self.max_tasks_per_caller == 0),
             ("task_ttl", self.task_ttl.is_zero()),
             ("task_poll_interval", self.task_poll_interval.is_zero()),
+            ("task_lease", self.task_lease.is_zero()),
+            ("max_task_result_bytes", self.max_task_result_bytes == 0),
         ] {
             if zero {
                 return Err(LimitsError::Zero(name));

@@ -17,6 +17,7 @@
 //! - `levels`: log levels per session and per request;
 //! - `limits`: the bounds a server keeps ([`Limits`]);
 //! - `quota`: what sessions and the server hold against them ([`Refusals`]);
+//! - [`tasks`]: tools as tasks, and the [`TaskStore`](tasks::TaskStore) they are kept in;
 //! - `version`: what changed at protocol 2026-07-28.
 
 // rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
@@ -34,7 +35,7 @@ mod limits;
 mod live;
 mod quota;
 mod shared;
-mod tasks;
+pub mod tasks;
 mod telemetry;
 mod version;
 
