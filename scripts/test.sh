@@ -9,8 +9,9 @@ scripts/e2e-setup.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --all-features 2>&1 | tee "$log"
-# The end-to-end tests are #[ignore]d (a plain `cargo test` says they did not run); run them here.
+# The end-to-end tests, and the task store's tests against a real Redis, are #[ignore]d (a plain
+# `cargo test` says they did not run); run them here.
 # `--workspace` keeps the features of the run above: `-p tests` alone would unify features for
 # that one package and build half the workspace a second time.
-cargo test --workspace --all-features --test e2e -- --include-ignored 2>&1 | tee -a "$log"
+cargo test --workspace --all-features --test e2e --test task_store -- --include-ignored 2>&1 | tee -a "$log"
 awk '/^test result:/ { passed += $4; failed += $6 } END { printf "total: %d passed, %d failed\n", passed, failed }' "$log"

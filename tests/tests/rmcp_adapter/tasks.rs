@@ -9,7 +9,8 @@ use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
 use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::{Value, json};
-use tests::http::{HttpReply, HttpServer};
+use tests::http::HttpServer;
+use tests::tasks::{TaskClient, task_id};
 
 use super::fixtures::Name;
 
@@ -63,68 +64,16 @@ async fn served(limits: Limits) -> (HttpServer, Arc<AtomicUsize>) {
     (HttpServer::start(server).await, count)
 }
 
-fn meta(tasks: bool) -> Value {
-    let mut capabilities = json!({"elicitation": {}});
-    if tasks {
-        capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
-    }
-    tests::wire::meta_2026(capabilities)
-}
-
-async fn request(
-    http: &HttpServer,
-    auth: &str,
-    method: &str,
-    mut params: Value,
-    tasks: bool,
-) -> HttpReply {
-    params["_meta"] = meta(tasks);
-    let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    http.post(&[("Authorization", auth)], &message).await
-}
-
-async fn call(http: &HttpServer, tool: &str, arguments: Value, tasks: bool) -> Value {
-    request(
-        http,
-        "Bearer alice",
-        "tools/call",
-        json!({"name": tool, "arguments": arguments}),
-        tasks,
-    )
-    .await
-    .message
-}
-
-async fn get(http: &HttpServer, auth: &str, id: &str) -> Value {
-    request(http, auth, "tasks/get", json!({"taskId": id}), true)
-        .await
-        .message
-}
-
-/// Polls the task until its status is `status` (within five seconds).
-async fn until(http: &HttpServer, id: &str, status: &str) -> Value {
-    for _ in 0..100 {
-        let task = get(http, "Bearer alice", id).await;
-        if task["result"]["status"] == status {
-            return task["result"].clone();
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!(
-        "task {id} never became {status}: {}",
-        get(http, "Bearer alice", id).await
-    );
-}
-
-fn task_id(created: &Value) -> String {
-    assert_eq!(created["result"]["resultType"], "task", "{created}");
-    created["result"]["taskId"].as_str().unwrap().to_owned()
+fn alice(http: &HttpServer) -> TaskClient {
+    TaskClient::new(http.addr, "Bearer alice")
 }
 
 #[tokio::test]
 async fn a_task_is_answered_at_once_and_its_result_read_by_polling() {
     let (http, _) = served(Limits::default()).await;
-    let created = call(&http, "work", json!({"millis": 300}), true).await;
+    let created = alice(&http)
+        .call("work", json!({"millis": 300}), true)
+        .await;
     let id = task_id(&created);
     assert_eq!(created["result"]["status"], "working");
     assert_eq!(created["result"]["ttlMs"], 300_000);
@@ -132,14 +81,14 @@ async fn a_task_is_answered_at_once_and_its_result_read_by_polling() {
     // Progress is the task's status message.
     let mut message = Value::Null;
     for _ in 0..100 {
-        message = get(&http, "Bearer alice", &id).await["result"]["statusMessage"].clone();
+        message = alice(&http).get(&id).await["result"]["statusMessage"].clone();
         if !message.is_null() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(message, "halfway");
-    let done = until(&http, &id, "completed").await;
+    let done = alice(&http).until(&id, "completed").await;
     assert_eq!(
         done["result"]["structuredContent"], "worked 300 ms",
         "{done}"
@@ -150,10 +99,10 @@ async fn a_task_is_answered_at_once_and_its_result_read_by_polling() {
 async fn without_the_extension_an_optional_task_tool_answers_the_call_and_a_required_one_is_refused()
  {
     let (http, _) = served(Limits::default()).await;
-    let plain = call(&http, "work", json!({"millis": 0}), false).await;
+    let plain = alice(&http).call("work", json!({"millis": 0}), false).await;
     assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
     assert_eq!(plain["result"]["structuredContent"], "worked 0 ms");
-    let refused = call(&http, "ask_name", json!({}), false).await;
+    let refused = alice(&http).call("ask_name", json!({}), false).await;
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
     assert_eq!(
         refused["error"]["data"]["requiredCapabilities"],
@@ -164,41 +113,37 @@ async fn without_the_extension_an_optional_task_tool_answers_the_call_and_a_requ
 #[tokio::test]
 async fn a_question_waits_in_the_task_until_tasks_update_answers_it() {
     let (http, _) = served(Limits::default()).await;
-    let id = task_id(&call(&http, "ask_name", json!({}), true).await);
-    let waiting = until(&http, &id, "input_required").await;
+    let id = task_id(&alice(&http).call("ask_name", json!({}), true).await);
+    let waiting = alice(&http).until(&id, "input_required").await;
     assert_eq!(
         waiting["inputRequests"]["name"]["method"], "elicitation/create",
         "{waiting}"
     );
-    let ack = request(
-        &http,
-        "Bearer alice",
-        "tasks/update",
+    let ack = alice(&http).request("tasks/update",
         json!({"taskId": id, "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}}}),
         true,
     )
     .await;
     assert_eq!(ack.message["result"]["resultType"], "complete", "{ack:?}");
-    let done = until(&http, &id, "completed").await;
+    let done = alice(&http).until(&id, "completed").await;
     assert_eq!(done["result"]["structuredContent"], "hello Ada");
 }
 
 #[tokio::test]
 async fn a_cancelled_task_ends_cancelled_and_its_tool_is_dropped() {
     let (http, alive) = served(Limits::default()).await;
-    let id = task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
-    until(&http, &id, "working").await;
+    let id = task_id(
+        &alice(&http)
+            .call("work", json!({"millis": 60_000}), true)
+            .await,
+    );
+    alice(&http).until(&id, "working").await;
     assert_eq!(alive.load(Ordering::SeqCst), 1);
-    let ack = request(
-        &http,
-        "Bearer alice",
-        "tasks/cancel",
-        json!({"taskId": id}),
-        true,
-    )
-    .await;
+    let ack = alice(&http)
+        .request("tasks/cancel", json!({"taskId": id}), true)
+        .await;
     assert_eq!(ack.message["result"]["resultType"], "complete", "{ack:?}");
-    until(&http, &id, "cancelled").await;
+    alice(&http).until(&id, "cancelled").await;
     for _ in 0..50 {
         if alive.load(Ordering::SeqCst) == 0 {
             return;
@@ -211,8 +156,8 @@ async fn a_cancelled_task_ends_cancelled_and_its_tool_is_dropped() {
 #[tokio::test]
 async fn a_tool_that_panics_fails_its_task_with_an_error_and_no_result() {
     let (http, _) = served(Limits::default()).await;
-    let id = task_id(&call(&http, "crash", json!({}), true).await);
-    let failed = until(&http, &id, "failed").await;
+    let id = task_id(&alice(&http).call("crash", json!({}), true).await);
+    let failed = alice(&http).until(&id, "failed").await;
     assert_eq!(failed["error"]["code"], -32603, "{failed}");
     assert!(
         failed["error"]["message"]
@@ -226,18 +171,24 @@ async fn a_tool_that_panics_fails_its_task_with_an_error_and_no_result() {
 #[tokio::test]
 async fn another_caller_cannot_see_update_or_cancel_a_task() {
     let (http, _) = served(Limits::default()).await;
-    let id = task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+    let id = task_id(
+        &alice(&http)
+            .call("work", json!({"millis": 60_000}), true)
+            .await,
+    );
     for method in ["tasks/get", "tasks/cancel"] {
-        let reply = request(&http, "Bearer mallory", method, json!({"taskId": id}), true).await;
+        let reply = TaskClient::new(http.addr, "Bearer mallory")
+            .request(method, json!({"taskId": id}), true)
+            .await;
         assert_eq!(
             reply.message["error"]["code"], -32602,
             "{method}: {reply:?}"
         );
     }
-    let unknown = get(&http, "Bearer alice", "no-such-task").await;
+    let unknown = alice(&http).get("no-such-task").await;
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
     // Still alice's, still running.
-    until(&http, &id, "working").await;
+    alice(&http).until(&id, "working").await;
 }
 
 #[tokio::test]
@@ -246,10 +197,10 @@ async fn finished_tasks_still_readable_count_against_the_limit() {
     limits.max_tasks = 2;
     let (http, _) = served(limits).await;
     for _ in 0..2 {
-        let id = task_id(&call(&http, "work", json!({"millis": 0}), true).await);
-        until(&http, &id, "completed").await;
+        let id = task_id(&alice(&http).call("work", json!({"millis": 0}), true).await);
+        alice(&http).until(&id, "completed").await;
     }
-    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    let refused = alice(&http).call("work", json!({"millis": 0}), true).await;
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
 }
 
@@ -259,9 +210,13 @@ async fn tasks_past_the_servers_limit_are_refused_naming_it() {
     limits.max_tasks = 2;
     let (http, _) = served(limits).await;
     for _ in 0..2 {
-        task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+        task_id(
+            &alice(&http)
+                .call("work", json!({"millis": 60_000}), true)
+                .await,
+        );
     }
-    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    let refused = alice(&http).call("work", json!({"millis": 0}), true).await;
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
     assert_eq!(refused["error"]["data"]["limit"], "max_tasks");
 }
@@ -272,21 +227,24 @@ async fn one_caller_cannot_take_every_place() {
     limits.max_tasks_per_caller = 2;
     let (http, _) = served(limits).await;
     for _ in 0..2 {
-        task_id(&call(&http, "work", json!({"millis": 60_000}), true).await);
+        task_id(
+            &alice(&http)
+                .call("work", json!({"millis": 60_000}), true)
+                .await,
+        );
     }
-    let refused = call(&http, "work", json!({"millis": 0}), true).await;
+    let refused = alice(&http).call("work", json!({"millis": 0}), true).await;
     assert_eq!(
         refused["error"]["data"]["limit"], "max_tasks_per_caller",
         "{refused}"
     );
     // Another caller still gets a task.
-    let other = request(
-        &http,
-        "Bearer bob",
-        "tools/call",
-        json!({"name": "work", "arguments": {"millis": 0}}),
-        true,
-    )
-    .await;
+    let other = TaskClient::new(http.addr, "Bearer bob")
+        .request(
+            "tools/call",
+            json!({"name": "work", "arguments": {"millis": 0}}),
+            true,
+        )
+        .await;
     task_id(&other.message);
 }

@@ -65,7 +65,11 @@ impl TaskStore for MemoryTaskStore {
         let result = if state.tasks.len() >= bounds.max_tasks {
             Err(StoreError::Full(bounds.max_tasks))
         } else if task.owner.is_some()
-            && state.tasks.values().filter(|t| t.owner == task.owner).count()
+            && state
+                .tasks
+                .values()
+                .filter(|t| t.owner == task.owner)
+                .count()
                 >= bounds.max_tasks_per_owner
         {
             Err(StoreError::OwnerFull(bounds.max_tasks_per_owner))

@@ -32,8 +32,8 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, ErrorCode,
-    GetTaskResult, JsonObject, Task, TaskPayload, TaskStatus,
+    CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, ErrorCode, GetTaskResult,
+    JsonObject, Task, TaskPayload, TaskStatus,
 };
 use rmcp::service::RequestContext;
 use rmcp::task_manager::current_timestamp;
@@ -399,8 +399,13 @@ async fn work(inner: Weak<Inner>) {
                 renewed = Instant::now();
             }
         }
-        let wait = beat.saturating_sub(renewed.elapsed()).max(Duration::from_millis(10));
-        match store.receive(&replica, wait.min(Duration::from_secs(1))).await {
+        let wait = beat
+            .saturating_sub(renewed.elapsed())
+            .max(Duration::from_millis(10));
+        match store
+            .receive(&replica, wait.min(Duration::from_secs(1)))
+            .await
+        {
             Ok(messages) => {
                 let Some(strong) = inner.upgrade() else {
                     return;

@@ -6,6 +6,7 @@
 //! [`MemoryTaskStore`](super::MemoryTaskStore) needs nothing; [`RedisTaskStore`](super::RedisTaskStore)
 //! (feature `redis`) is shared by every replica of a server.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
@@ -125,12 +126,64 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Vec<TaskMessage>, StoreError>>;
 
     /// Says `replica` is alive for `lease` from now.
-    fn renew<'a>(&'a self, replica: &'a str, lease: Duration)
-    -> BoxFuture<'a, Result<(), StoreError>>;
+    fn renew<'a>(
+        &'a self,
+        replica: &'a str,
+        lease: Duration,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Whether `replica`'s lease still runs.
     fn alive<'a>(&'a self, replica: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
 }
+
+/// A store behind a pointer is the store: `Box<dyn TaskStore>` and `Arc<dyn TaskStore>` are stores.
+macro_rules! forward {
+    ($($pointer:ident),*) => {$(
+        impl<S: TaskStore + ?Sized> TaskStore for $pointer<S> {
+            fn create<'a>(
+                &'a self,
+                task: &'a StoredTask,
+                bounds: TaskBounds,
+            ) -> BoxFuture<'a, Result<(), StoreError>> {
+                (**self).create(task, bounds)
+            }
+            fn load<'a>(
+                &'a self,
+                id: &'a str,
+            ) -> BoxFuture<'a, Result<Option<StoredTask>, StoreError>> {
+                (**self).load(id)
+            }
+            fn save<'a>(&'a self, task: &'a StoredTask) -> BoxFuture<'a, Result<bool, StoreError>> {
+                (**self).save(task)
+            }
+            fn send<'a>(
+                &'a self,
+                replica: &'a str,
+                message: &'a TaskMessage,
+            ) -> BoxFuture<'a, Result<(), StoreError>> {
+                (**self).send(replica, message)
+            }
+            fn receive<'a>(
+                &'a self,
+                replica: &'a str,
+                wait: Duration,
+            ) -> BoxFuture<'a, Result<Vec<TaskMessage>, StoreError>> {
+                (**self).receive(replica, wait)
+            }
+            fn renew<'a>(
+                &'a self,
+                replica: &'a str,
+                lease: Duration,
+            ) -> BoxFuture<'a, Result<(), StoreError>> {
+                (**self).renew(replica, lease)
+            }
+            fn alive<'a>(&'a self, replica: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+                (**self).alive(replica)
+            }
+        }
+    )*};
+}
+forward!(Box, Arc);
 
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn now_ms() -> u64 {
