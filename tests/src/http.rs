@@ -145,6 +145,17 @@ pub async fn post_to(addr: SocketAddr, headers: &[(&str, &str)], message: &Value
     send_to(addr, "POST", "/mcp", headers, message, body.as_bytes()).await
 }
 
+/// Like [`post_to`], with a refused connection, a connection closed mid-reply or no reply in ten
+/// seconds an error rather than a panic (for load runs, where a replica may die).
+pub async fn try_post_to(
+    addr: SocketAddr,
+    headers: &[(&str, &str)],
+    message: &Value,
+) -> std::io::Result<HttpReply> {
+    let body = serde_json::to_string(message).unwrap();
+    try_send_to(addr, "POST", "/mcp", headers, message, body.as_bytes()).await
+}
+
 async fn send_to(
     addr: SocketAddr,
     method: &str,
@@ -153,6 +164,19 @@ async fn send_to(
     message: &Value,
     body: &[u8],
 ) -> HttpReply {
+    try_send_to(addr, method, path, headers, message, body)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+async fn try_send_to(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    message: &Value,
+    body: &[u8],
+) -> std::io::Result<HttpReply> {
     let mut headers: Vec<(&str, String)> =
         headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
     let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
@@ -177,13 +201,13 @@ async fn send_to(
         request.push_str(&format!("{name}: {value}\r\n"));
     }
     request.push_str("\r\n");
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
+    let mut stream = TcpStream::connect(addr).await?;
+    stream.write_all(request.as_bytes()).await?;
+    stream.write_all(body).await?;
     let id = message.get("id").cloned();
-    tokio::time::timeout(WAIT, read_reply(&mut stream, id.as_ref()))
+    tokio::time::timeout(WAIT, try_read_reply(&mut stream, id.as_ref()))
         .await
-        .expect("no answer from the server")
+        .map_err(|_| std::io::Error::other("no answer from the server"))?
 }
 
 /// Reads the reply on a connection a test wrote to itself, within ten seconds.
@@ -216,15 +240,25 @@ impl HttpReply {
 
 /// Reads until the reply is complete: the connection closes, or an SSE event answers `id`.
 async fn read_reply(stream: &mut TcpStream, id: Option<&Value>) -> HttpReply {
+    try_read_reply(stream, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+async fn try_read_reply(stream: &mut TcpStream, id: Option<&Value>) -> std::io::Result<HttpReply> {
     let mut bytes = Vec::new();
     let mut buf = [0; 16 * 1024];
     loop {
         let n = stream.read(&mut buf).await.unwrap_or(0);
         bytes.extend_from_slice(&buf[..n]);
         if let Some(reply) = parse(&bytes, id, n == 0) {
-            return reply;
+            return Ok(reply);
         }
-        assert!(n > 0, "the server closed the connection mid-reply");
+        if n == 0 {
+            return Err(std::io::Error::other(
+                "the server closed the connection mid-reply",
+            ));
+        }
     }
 }
 

@@ -17,6 +17,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod replicas;
+
 const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 /// The tools-related server scenarios of the conformance suite, run at every spec version its
 /// `list` command gives for each; and every `input-required-result-*` scenario it lists.
@@ -91,10 +93,16 @@ impl Server {
 
     /// Like [`http`](Self::http), with these arguments after `--http ADDR`.
     fn http_with(binary: &str, args: &[&str]) -> Server {
+        Server::http_env(binary, args, &[])
+    }
+
+    /// Like [`http_with`](Self::http_with), with these environment variables.
+    fn http_env(binary: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
         let port = free_port();
         let mut child = Command::new(binaries().join(binary))
             .args(["--http", &format!("127.0.0.1:{port}")])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -958,118 +966,4 @@ fn a_full_quota_of_calls_holds_little_memory_and_the_next_is_refused() {
         grown / 256
     );
     assert!(grown < 16 << 20, "grew {grown} bytes");
-}
-
-/// A load of 2,000 calls on one process of the conformance example over Streamable HTTP,
-/// bounded in time: 1,500 immediate calls (`greet`) and 500 tasks (`slow_compute`, one second
-/// each), 64 at a time, each task polled until it ends. Every answer must be the one its call
-/// asked for (no call lost, none answered twice or with another's result); prints throughput and
-/// the p50/p99 of a task's end-to-end time (creation to the poll that saw it completed).
-#[test]
-#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
-fn tasks_load_on_one_process_loses_and_mixes_up_nothing() {
-    use std::sync::Arc;
-
-    const CALLS: usize = 2_000;
-    const TASK_EVERY: usize = 4;
-    let server = Server::http("conformance");
-    let addr: std::net::SocketAddr = server
-        .url
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .parse()
-        .unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let started = Instant::now();
-    let (task_times, mismatches) = runtime.block_on(async move {
-        let meta = serde_json::json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities":
-                {"extensions": {"io.modelcontextprotocol/tasks": {}}},
-            "io.modelcontextprotocol/clientInfo": {"name": "load", "version": "0"}
-        });
-        let gate = Arc::new(tokio::sync::Semaphore::new(64));
-        let mut calls = tokio::task::JoinSet::new();
-        for i in 0..CALLS {
-            let (gate, meta) = (gate.clone(), meta.clone());
-            calls.spawn(async move {
-                let _permit = gate.acquire().await.unwrap();
-                let post = |method: &str, params: serde_json::Value| {
-                    let mut params = params;
-                    params["_meta"] = meta.clone();
-                    let message = serde_json::json!(
-                        {"jsonrpc": "2.0", "id": i, "method": method, "params": params});
-                    async move { tests::http::post_to(addr, &[], &message).await.message }
-                };
-                if i % TASK_EVERY != 0 {
-                    let name = format!("caller-{i}");
-                    let reply = post(
-                        "tools/call",
-                        serde_json::json!(
-                        {"name": "greet", "arguments": {"name": name}}),
-                    )
-                    .await;
-                    let text = &reply["result"]["content"][0]["text"];
-                    return (None, *text != serde_json::json!(format!("Hello, {name}!")));
-                }
-                let seconds = 1.0 + (i % 7) as f64 / 100.0;
-                let created_at = Instant::now();
-                let created = post(
-                    "tools/call",
-                    serde_json::json!(
-                    {"name": "slow_compute", "arguments": {"seconds": seconds}}),
-                )
-                .await;
-                let Some(id) = created["result"]["taskId"].as_str().map(str::to_owned) else {
-                    return (None, true);
-                };
-                for _ in 0..200 {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    let task = post("tasks/get", serde_json::json!({"taskId": id})).await;
-                    match task["result"]["status"].as_str() {
-                        Some("completed") => {
-                            let text = &task["result"]["result"]["content"][0]["text"];
-                            let expected = format!("computed after {seconds} seconds");
-                            return (
-                                Some(created_at.elapsed()),
-                                *text != serde_json::json!(expected),
-                            );
-                        }
-                        Some("working") => {}
-                        _ => return (None, true),
-                    }
-                }
-                (None, true)
-            });
-        }
-        let mut task_times = Vec::new();
-        let mut mismatches = 0;
-        while let Some(outcome) = calls.join_next().await {
-            let (time, mismatch) = outcome.unwrap();
-            task_times.extend(time);
-            mismatches += usize::from(mismatch);
-        }
-        (task_times, mismatches)
-    });
-    let elapsed = started.elapsed();
-    let mut task_times = task_times;
-    task_times.sort();
-    let at =
-        |q: f64| task_times[((task_times.len() as f64 * q) as usize).min(task_times.len() - 1)];
-    println!(
-        "{CALLS} calls ({} tasks) in {elapsed:.1?}: {:.0} calls/s; a task's end-to-end time p50 {:.2?}, p99 {:.2?}",
-        CALLS / TASK_EVERY,
-        CALLS as f64 / elapsed.as_secs_f64(),
-        at(0.5),
-        at(0.99)
-    );
-    assert_eq!(
-        mismatches, 0,
-        "calls lost or answered with another's result"
-    );
-    assert_eq!(task_times.len(), CALLS / TASK_EVERY);
-    assert!(elapsed < Duration::from_secs(120), "{elapsed:?}");
 }
