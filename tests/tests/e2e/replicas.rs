@@ -294,7 +294,7 @@ where
     F: Fn(&'static str, Value) -> Fut,
     Fut: std::future::Future<Output = Option<Value>>,
 {
-    if i % TASK_EVERY != 0 {
+    if !i.is_multiple_of(TASK_EVERY) {
         let name = format!("caller-{i}");
         let Some(reply) = post(
             "tools/call",
