@@ -652,6 +652,31 @@ pub async fn multi_input(ctx: &ToolContext) -> Result<Vec<Content>, ClientReques
     ))])
 }
 
+/// Who the user is.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct UserName {
+    /// Your name.
+    pub name: String,
+}
+
+/// Asks the user's name in the call (an input-required result), then becomes a task that
+/// greets them: input gathered first, the long work after (SEP-2322 with SEP-2663).
+#[mcp_tool(content = blocks, task = required, escalates)]
+pub async fn test_tool_with_task(ctx: &ToolContext) -> Result<Vec<Content>, ClientRequestError> {
+    let name = match ctx
+        .elicit::<UserName>("user_name", "What is your name?")
+        .await?
+    {
+        Elicitation::Accepted(UserName { name }) => name,
+        _ => "stranger".to_owned(),
+    };
+    ctx.escalate().await;
+    ctx.progress_with_message(0.0, None, format!("greeting {name}"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    Ok(vec![Content::text(format!("Hello, {name}, from a task"))])
+}
+
 /// The conformance toolbox.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::new();
@@ -686,7 +711,8 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(failing_job::tool())?
         .register(protocol_error_job::tool())?
         .register(confirm_delete::tool())?
-        .register(multi_input::tool())?;
+        .register(multi_input::tool())?
+        .register(test_tool_with_task::tool())?;
     toolbox.insert_state(Changing::default());
     toolbox.register(test_trigger_tool_change::tool())?;
     Ok(toolbox)

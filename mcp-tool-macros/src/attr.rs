@@ -94,6 +94,9 @@ pub struct ToolAttr {
     pub mirror: Option<(bool, Span)>,
     /// `task = optional | required`: whether it must run as a task, and where it was written.
     pub task: Option<(bool, Span)>,
+    /// `escalates`: a task tool's call becomes a task only where its body calls
+    /// `ctx.escalate()`.
+    pub escalates: Option<Flag>,
     /// `text = path::to::render`: a `fn(&T) -> String` that writes the mirror instead.
     pub text: Option<syn::Path>,
     /// `meta("com.example/key" = value, ...)`: the entry's `_meta`, each value a literal.
@@ -148,6 +151,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             SCOPES => attr.scopes = scopes(cx, &meta)?,
             MIRROR => attr.mirror = mirror(cx, &meta)?,
             TASK => attr.task = task(cx, &meta)?,
+            ESCALATES => attr.escalates = flag(cx, &meta, &key)?,
             TEXT => attr.text = text_fn(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
@@ -169,6 +173,15 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
     });
     if let Err(syntax) = parser.parse2(args) {
         cx.push(syntax);
+    }
+    if let Some(Flag { value: true, span }) = attr.escalates
+        && attr.task.is_none()
+    {
+        cx.error_at(
+            span,
+            "`escalates` is for a task tool: add `task = optional` or `task = required`, whose \
+             calls then become tasks where the body calls `ctx.escalate().await`",
+        );
     }
     attr
 }

@@ -161,6 +161,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
         Some((false, _)) => quote!(#krate::tool::TaskSupport::Optional),
         Some((true, _)) => quote!(#krate::tool::TaskSupport::Required),
     };
+    let escalates = attr.escalates.is_some_and(|flag| flag.value);
     let mirror = option(attr.mirror.map(|(compact, _)| {
         if compact {
             quote!(#krate::Mirror::Compact)
@@ -196,6 +197,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             mirror: #mirror,
             scopes: #krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*]),
             task: #task,
+            escalates: #escalates,
             flags: #krate::ToolFlags {
                 include_structured_content: #include_structured_content,
                 include_output_schema: #include_output_schema,

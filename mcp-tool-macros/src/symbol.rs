@@ -15,6 +15,7 @@ pub const MIRROR: &str = "mirror";
 pub const TEXT: &str = "text";
 pub const SCOPES: &str = "scopes";
 pub const TASK: &str = "task";
+pub const ESCALATES: &str = "escalates";
 pub const CRATE: &str = "crate";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
@@ -34,6 +35,7 @@ pub const TOOL_KEYS: &[&str] = &[
     META,
     SCOPES,
     TASK,
+    ESCALATES,
     CRATE,
 ];
 

@@ -256,6 +256,11 @@ pub struct ToolDeclaration {
     /// Whether the tool may, or must, run as a task (`task = ...` on `#[mcp_tool]`, the
     /// `io.modelcontextprotocol/tasks` extension).
     pub task: TaskSupport,
+    /// Whether a task tool's call becomes a task only where its body calls
+    /// [`ToolContext::escalate`](crate::ToolContext::escalate) (`escalates` on `#[mcp_tool]`),
+    /// rather than as soon as it is called: what it asks before then is asked with
+    /// input-required results, in the call.
+    pub escalates: bool,
     /// The tool's own structured-output flags.
     pub flags: ToolFlags,
     /// What the payload becomes.
@@ -288,6 +293,7 @@ impl ToolDeclaration {
             mirror: None,
             scopes: Cow::Borrowed(&[]),
             task: TaskSupport::No,
+            escalates: false,
             flags: ToolFlags::default(),
             content_kind: ContentKind::Text,
             mime_type: None,

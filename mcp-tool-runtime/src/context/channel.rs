@@ -67,4 +67,9 @@ pub(crate) trait Channel: Send + Sync {
     ) -> BoxFuture<'_, Result<Value, ClientRequestError>>;
     fn is_cancelled(&self) -> bool;
     fn cancelled(&self) -> BoxFuture<'_, ()>;
+    /// The tool asks that its call become a task here (`ToolContext::escalate`): only an
+    /// escalating call's channel does anything.
+    fn escalate(&self) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
 }

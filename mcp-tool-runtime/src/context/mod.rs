@@ -347,6 +347,34 @@ impl ToolContext {
         self.shared.channel.log(level, data).await;
     }
 
+    /// Makes the call a task from here on, for a tool declared `escalates` (with `task = ...`)
+    /// called by a client that declared the tasks extension: the call is answered with the task
+    /// (`CreateTaskResult`) and this returns, the body going on as the task (its progress the
+    /// task's status message, its questions the task's `inputRequests`). What the body asked
+    /// before is asked with input-required results, in the call; so a tool can gather input
+    /// first and only then start the long work (SEP-2322 with SEP-2663).
+    ///
+    /// Anywhere else (a tool that is a task from the start, a client without the extension, a
+    /// call outside a server) it returns at once and the call goes on as it was.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{ToolContext, mcp_tool};
+    ///
+    /// /// Imports a file, asking first which one.
+    /// #[mcp_tool(task = required, escalates)]
+    /// async fn import(ctx: &ToolContext, file: String) -> String {
+    ///     // Checked in the call: a bad file is answered at once, not as a failed task.
+    ///     ctx.escalate().await;
+    ///     // The long work, as a task.
+    ///     format!("imported {file}")
+    /// }
+    /// ```
+    pub async fn escalate(&self) {
+        if !self.finished() {
+            self.shared.channel.escalate().await;
+        }
+    }
+
     /// Whether the client has cancelled the request.
     pub fn is_cancelled(&self) -> bool {
         self.shared.channel.is_cancelled()

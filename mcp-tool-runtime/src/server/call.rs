@@ -13,14 +13,14 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use super::convert::to_rmcp_result;
-use super::input::Binding;
+use super::input::{Binding, Input};
 use super::live::Live;
 use super::shared::Shared;
 use super::tasks;
 use super::telemetry::{CallSpan, Outcome};
 use super::version::is_2026_07_28;
 use crate::auth::Caller;
-use crate::context::{Capability, ToolContext};
+use crate::context::{Capability, RequestInfo, ToolContext};
 use crate::message::describe;
 use crate::toolbox::UnknownTool;
 
@@ -45,12 +45,17 @@ pub(crate) async fn serve_call(
         )?;
         let snapshot = shared.snapshot();
         let support = snapshot.toolbox.task_support(name).unwrap_or_default();
+        let mut escalating = None;
         if tasks::runs_as_task(support, &context)? {
             let owner = caller(&context);
-            return shared
-                .tasks
-                .start(shared, name, arguments, context, owner)
-                .await;
+            if snapshot.toolbox.task_escalates(name) {
+                escalating = Some((tasks::request_info(&context), owner));
+            } else {
+                return shared
+                    .tasks
+                    .start(shared, name, arguments, context, owner)
+                    .await;
+            }
         }
         let binding = is_2026_07_28(&context)
             .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
@@ -64,6 +69,20 @@ pub(crate) async fn serve_call(
         };
         let ct = context.ct.clone();
         let live = Live::new(context, shared.clone(), input.clone());
+        if let Some((info, owner)) = escalating {
+            return escalating_call(
+                shared,
+                name,
+                arguments,
+                live,
+                ct.cancelled_owned(),
+                &input,
+                &binding,
+                info,
+                owner,
+            )
+            .await;
+        }
         let tool_context = ToolContext::new(Box::new(live));
         let call = snapshot
             .toolbox
@@ -90,18 +109,7 @@ pub(crate) async fn serve_call(
                 return Err(cancelled(name));
             }
         };
-        match outcome {
-            // At 2026-07-28 a call that failed after the tool was refused a request for want of a
-            // capability the client did not declare is answered as the spec asks: -32021, naming it.
-            Ok(result)
-                if result.is_error
-                    && let Some(missing) = input.as_ref().and_then(|i| i.missing()) =>
-            {
-                Err(missing_capability(missing))
-            }
-            Ok(result) => Ok(to_rmcp_result(result).into()),
-            Err(unknown) => Err(unknown_tool(unknown)),
-        }
+        answer(outcome, input.as_deref())
     }
     .instrument(span)
     .await;
@@ -118,6 +126,96 @@ pub(crate) async fn serve_call(
         &shared.metrics,
     );
     response
+}
+
+/// The answer to a call that ended as an ordinary call.
+fn answer(
+    outcome: Result<crate::ToolResult, UnknownTool>,
+    input: Option<&Input>,
+) -> Result<CallToolResponse, ErrorData> {
+    match outcome {
+        // At 2026-07-28 a call that failed after the tool was refused a request for want of a
+        // capability the client did not declare is answered as the spec asks: -32021, naming it.
+        Ok(result)
+            if result.is_error
+                && let Some(missing) = input.and_then(Input::missing) =>
+        {
+            Err(missing_capability(missing))
+        }
+        Ok(result) => Ok(to_rmcp_result(result).into()),
+        Err(unknown) => Err(unknown_tool(unknown)),
+    }
+}
+
+/// A call of a tool declared `escalates`, from a client that declared the tasks extension: an
+/// ordinary call (its questions asked with input-required results) until the body calls
+/// `ctx.escalate()`, then answered with a task the body goes on as. The body runs on a task of
+/// its own, so that it outlives this request once escalated; until then, it is stopped with it.
+#[allow(clippy::too_many_arguments)]
+async fn escalating_call(
+    shared: &Arc<Shared>,
+    name: &str,
+    arguments: Value,
+    live: Live,
+    cancelled_by_client: impl std::future::Future<Output = ()>,
+    input: &Option<Arc<Input>>,
+    binding: &Option<Binding>,
+    info: RequestInfo,
+    owner: Option<Vec<u8>>,
+) -> Result<CallToolResponse, ErrorData> {
+    /// Stops the body when the call ends other than as a task (dropped, too).
+    struct StopUnlessTask(Option<tokio::task::AbortHandle>);
+    impl Drop for StopUnlessTask {
+        fn drop(&mut self) {
+            if let Some(body) = self.0.take() {
+                body.abort();
+            }
+        }
+    }
+    let escalation = tasks::Escalation::new();
+    let tool_context = escalation.context(Box::new(live));
+    let (answer_tx, answered) = tokio::sync::oneshot::channel();
+    let toolbox = shared.snapshot().toolbox.clone();
+    let body = tokio::spawn({
+        let (escalation, tool_context, tool) =
+            (escalation.clone(), tool_context.clone(), name.to_owned());
+        async move {
+            let call = toolbox.call_tool_with(&tool, arguments, tool_context.clone());
+            escalation.run(call, tool_context, answer_tx).await;
+        }
+    });
+    let mut stop = StopUnlessTask(Some(body.abort_handle()));
+    let waiting = async {
+        match (input, binding) {
+            (Some(input), Some(binding)) => {
+                input.waiting.notified().await;
+                (input, binding)
+            }
+            _ => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        biased;
+        outcome = answered => match outcome {
+            Ok(outcome) => answer(outcome, input.as_deref()),
+            Err(_) => Err(ErrorData::internal_error("the tool stopped without an answer", None)),
+        },
+        (input, binding) = waiting => {
+            tool_context.finish();
+            shared.seal.input_required(binding, input)
+        }
+        () = escalation.requested() => {
+            let task = shared.tasks.adopt(shared, &escalation, info, owner).await;
+            if task.is_ok() {
+                stop.0 = None;
+            }
+            task
+        }
+        () = cancelled_by_client => {
+            tool_context.finish();
+            Err(cancelled(name))
+        }
+    }
 }
 
 /// JSON-RPC -32021 (MissingRequiredClientCapability, HTTP 400 over Streamable HTTP), with

@@ -37,6 +37,8 @@ pub(crate) struct Registered {
     pub(crate) scopes: Cow<'static, [&'static str]>,
     /// Whether it runs as a task.
     pub(crate) task: crate::tool::TaskSupport,
+    /// Whether its calls become tasks where the body escalates.
+    pub(crate) escalates: bool,
 }
 
 impl Registered {

@@ -400,6 +400,7 @@ impl Toolbox {
                 check_2026,
                 scopes: declaration.scopes,
                 task: declaration.task,
+                escalates: declaration.escalates,
             },
         );
         Ok(self)
@@ -481,6 +482,12 @@ impl Toolbox {
     /// there is no such tool.
     pub fn task_support(&self, name: &str) -> Option<crate::tool::TaskSupport> {
         self.tools.get(name).map(|r| r.task)
+    }
+
+    /// Whether the task tool `name`'s calls become tasks only where its body calls
+    /// [`ToolContext::escalate`](crate::ToolContext::escalate) (`escalates` on `#[mcp_tool]`).
+    pub fn task_escalates(&self, name: &str) -> bool {
+        self.tools.get(name).is_some_and(|r| r.escalates)
     }
 
     /// Calls the tool `name` with `arguments` (a JSON object, or `null` for none).

@@ -248,3 +248,72 @@ async fn one_caller_cannot_take_every_place() {
         .await;
     task_id(&other.message);
 }
+
+/// Asks a name in the call, then becomes a task that greets.
+#[mcp_tool(task = optional, escalates)]
+async fn greet_later(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    let name = match ctx.elicit::<Name>("name", "Who are you?").await? {
+        Elicitation::Accepted(Name { name }) => name,
+        _ => "nobody".to_owned(),
+    };
+    ctx.escalate().await;
+    ctx.progress_with_message(0.0, None, format!("greeting {name}"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    Ok(format!("hello {name}, later"))
+}
+
+async fn escalating() -> HttpServer {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(greet_later::tool()).unwrap();
+    HttpServer::start(ToolboxServer::new(toolbox).unwrap()).await
+}
+
+#[tokio::test]
+async fn an_escalating_tool_asks_in_the_call_then_becomes_a_task_where_its_body_says() {
+    let http = escalating().await;
+    let alice = alice(&http);
+    // Round 1: an input-required result, no task.
+    let asked = alice.call("greet_later", json!({}), true).await;
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    assert!(asked["result"].get("taskId").is_none(), "{asked}");
+    let state = asked["result"]["requestState"].clone();
+    // Round 2, answered: the call becomes a task, with no requestState on it.
+    let created = alice
+        .request(
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {},
+                   "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}},
+                   "requestState": state}),
+            true,
+        )
+        .await
+        .message;
+    let id = task_id(&created);
+    assert!(created["result"].get("requestState").is_none(), "{created}");
+    // The body goes on as the task: its progress is the status message, its end the result.
+    let working = alice.until(&id, "working").await;
+    assert_eq!(working["statusMessage"], "greeting Ada", "{working}");
+    let done = alice.until(&id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], "hello Ada, later", "{done}");
+}
+
+#[tokio::test]
+async fn an_escalating_tool_without_the_extension_answers_the_call_itself() {
+    let http = escalating().await;
+    let alice = alice(&http);
+    let asked = alice.call("greet_later", json!({}), false).await;
+    let state = asked["result"]["requestState"].clone();
+    let answered = alice
+        .request(
+            "tools/call",
+            json!({"name": "greet_later", "arguments": {},
+                   "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}},
+                   "requestState": state}),
+            false,
+        )
+        .await
+        .message;
+    assert_eq!(answered["result"]["resultType"], "complete", "{answered}");
+    assert_eq!(answered["result"]["structuredContent"], "hello Ada, later");
+}

@@ -22,12 +22,14 @@
 //! [`Limits::task_lease`]: crate::server::Limits::task_lease
 
 mod channel;
+mod escalate;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
 mod store;
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -53,6 +55,7 @@ use crate::context::{RequestInfo, ToolContext};
 use crate::sync::{lock, read, write};
 use crate::tool::TaskSupport;
 use channel::InTask;
+pub(crate) use escalate::Escalation;
 use store::now_ms;
 
 /// The tasks a server runs, and the store they are kept in.
@@ -154,13 +157,58 @@ impl Tasks {
         context: RequestContext<RoleServer>,
         caller: Option<Vec<u8>>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let (channel, task) = self
+            .create(shared, request_info(&context), caller.as_deref())
+            .await?;
+        let limits = shared.limits();
+        let toolbox = shared.snapshot().toolbox.clone();
+        let name = name.to_owned();
+        let tool_context = ToolContext::new(Box::new(channel.clone()));
+        tokio::spawn(async move {
+            let call = toolbox.call_tool_with(&name, arguments, tool_context.clone());
+            settle(
+                channel,
+                tool_context,
+                call,
+                limits.task_ttl,
+                limits.max_task_result_bytes,
+            )
+            .await;
+        });
+        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+    }
+
+    /// Makes the escalating call whose body asked for it (`ToolContext::escalate`) a task owned
+    /// by `caller`, answered at once; the body goes on as the task. Refused (a limit), the call
+    /// is stopped.
+    pub(crate) async fn adopt(
+        &self,
+        shared: &Arc<Shared>,
+        escalation: &Escalation,
+        info: RequestInfo,
+        caller: Option<Vec<u8>>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let limits = shared.limits();
+        let (channel, task) = self.create(shared, info, caller.as_deref()).await?;
+        escalation.adopt(channel, limits.task_ttl, limits.max_task_result_bytes);
+        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+    }
+
+    /// Creates a task for `caller` in the store, running here: the channel its tool talks
+    /// through, and the task as created.
+    async fn create(
+        &self,
+        shared: &Arc<Shared>,
+        info: RequestInfo,
+        caller: Option<&[u8]>,
+    ) -> Result<(InTask, Task), ErrorData> {
         let limits = shared.limits();
         let store = self.store();
         // Before the task is seen by anyone, this replica's lease runs.
         self.ensure_worker(&store).await?;
         let now = current_timestamp();
         let ttl_ms = u64::try_from(limits.task_ttl.as_millis()).unwrap_or(u64::MAX);
-        let mut task = Task::new(
+        let task = Task::new(
             uuid::Uuid::new_v4().to_string(),
             TaskStatus::Working,
             now.clone(),
@@ -170,10 +218,9 @@ impl Tasks {
         .with_poll_interval_ms(
             u64::try_from(limits.task_poll_interval.as_millis()).unwrap_or(u64::MAX),
         );
-        task.status = TaskStatus::Working;
         let stored = StoredTask {
             task: DetailedTask::new(task.clone(), TaskPayload::Working),
-            owner: owner_of(caller.as_deref()),
+            owner: owner_of(caller),
             replica: self.inner.replica.clone(),
             expires_at_ms: now_ms().saturating_add(ttl_ms),
         };
@@ -217,22 +264,8 @@ impl Tasks {
                 waiting: HashMap::new(),
             },
         );
-        let channel = InTask::new(
-            stored,
-            store,
-            Arc::downgrade(&self.inner),
-            cancelled,
-            request_info(&context),
-        );
-        tokio::spawn(run(
-            channel,
-            shared.snapshot().toolbox.clone(),
-            name.to_owned(),
-            arguments,
-            limits.task_ttl,
-            limits.max_task_result_bytes,
-        ));
-        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+        let channel = InTask::new(stored, store, Arc::downgrade(&self.inner), cancelled, info);
+        Ok((channel, task))
     }
 
     /// Starts the worker that renews this replica's lease and receives its messages, unless it
@@ -420,17 +453,14 @@ async fn work(inner: Weak<Inner>) {
     }
 }
 
-/// Runs the tool as the task `channel` is for, and writes how it ended.
-async fn run(
+/// Waits for the tool's `call` running as the task `channel` is for, and writes how it ended.
+async fn settle(
     channel: InTask,
-    toolbox: Arc<crate::Toolbox>,
-    name: String,
-    arguments: Value,
+    tool_context: ToolContext,
+    call: impl Future<Output = Result<crate::ToolResult, crate::toolbox::UnknownTool>>,
     ttl: Duration,
     max_result_bytes: usize,
 ) {
-    let tool_context = ToolContext::new(Box::new(channel.clone()));
-    let call = toolbox.call_tool_with(&name, arguments, tool_context.clone());
     // Cancelled, the tool's future is dropped, as a cancelled call's is; past its TTL, too (the
     // task is forgotten then, so nothing is written).
     let outcome = tokio::select! {
@@ -514,7 +544,7 @@ fn unknown_task(id: &str) -> ErrorData {
 }
 
 /// What the request says about itself, kept for the task's tool.
-fn request_info(context: &RequestContext<RoleServer>) -> RequestInfo {
+pub(crate) fn request_info(context: &RequestContext<RoleServer>) -> RequestInfo {
     let object = |value: serde_json::Result<Value>| match value {
         Ok(Value::Object(map)) => Some(map),
         _ => None,
