@@ -239,8 +239,14 @@ impl Bench {
 /// `args` and then 0 or `n` (the binary does its setup, then that many calls), as
 /// (I(n) - I(0)) / n. Instruction counts do not depend on what else the machine is doing.
 pub fn instructions_per_call(args: &[&str], n: usize) -> u64 {
+    per_call(args, n).0
+}
+
+/// Instructions and heap allocations (calls of `malloc`, `calloc` and `posix_memalign`, as
+/// callgrind counts them) one call costs, measured as [`instructions_per_call`] does.
+pub fn per_call(args: &[&str], n: usize) -> (u64, f64) {
     let me = std::env::current_exe().unwrap();
-    let count = |calls: usize| -> u64 {
+    let count = |calls: usize| -> (u64, u64) {
         let out = std::env::temp_dir().join(format!(
             "callgrind.{}.{calls}.{}",
             args.join("."),
@@ -261,10 +267,50 @@ pub fn instructions_per_call(args: &[&str], n: usize) -> u64 {
         );
         let text = std::fs::read_to_string(&out).unwrap();
         let _ = std::fs::remove_file(&out);
-        text.lines()
+        let instructions = text
+            .lines()
             .find_map(|l| l.strip_prefix("summary: "))
             .and_then(|n| n.trim().parse().ok())
-            .expect("callgrind writes a summary")
+            .expect("callgrind writes a summary");
+        (instructions, allocations(&text))
     };
-    (count(n) - count(0)) / n as u64
+    let ((i0, a0), (i1, a1)) = (count(0), count(n));
+    ((i1 - i0) / n as u64, (a1 - a0) as f64 / n as f64)
+}
+
+/// Calls of the C allocator's allocating functions in a callgrind profile: callgrind names each
+/// function once (`cfn=(7) malloc`), then by number (`cfn=(7)`), and follows a call site with
+/// `calls=COUNT ...`.
+fn allocations(profile: &str) -> u64 {
+    const ALLOCATING: [&str; 3] = ["malloc", "calloc", "posix_memalign"];
+    let mut names = std::collections::HashMap::new();
+    let mut total = 0;
+    let mut callee_allocates = false;
+    for line in profile.lines() {
+        let named = line
+            .strip_prefix("cfn=")
+            .or_else(|| line.strip_prefix("fn="));
+        if let Some(rest) = named {
+            let (id, name) = match rest.split_once(' ') {
+                Some((id, name)) => {
+                    names.insert(id.to_owned(), name.to_owned());
+                    (id, Some(name))
+                }
+                None => (rest, None),
+            };
+            let name = name.or_else(|| names.get(id).map(String::as_str));
+            callee_allocates =
+                line.starts_with("cfn=") && name.is_some_and(|n| ALLOCATING.contains(&n));
+        } else if let Some(calls) = line.strip_prefix("calls=") {
+            if callee_allocates {
+                total += calls
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+            callee_allocates = false;
+        }
+    }
+    total
 }

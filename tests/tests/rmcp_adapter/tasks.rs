@@ -295,7 +295,10 @@ async fn an_escalating_tool_asks_in_the_call_then_becomes_a_task_where_its_body_
     let working = alice.until(&id, "working").await;
     assert_eq!(working["statusMessage"], "greeting Ada", "{working}");
     let done = alice.until(&id, "completed").await;
-    assert_eq!(done["result"]["structuredContent"], "hello Ada, later", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"], "hello Ada, later",
+        "{done}"
+    );
 }
 
 #[tokio::test]
