@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mcp_tool_runtime::auth::{JwtVerifier, ProtectedResourceMetadata, ResourceServer};
 use mcp_tool_runtime::transport::http::{self, BoundedSessions, HttpGuard, ServeOptions};
+use mcp_tool_runtime::server::Merged;
 use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
@@ -34,7 +35,9 @@ pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> 
 ///
 /// Prints `listening on http://ADDR/mcp` once the socket is bound.
 pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
-    http_handler(ToolboxServer::new(toolbox)?, addr).await
+    let server = ToolboxServer::new(toolbox)?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    serve_on(listener, server.clone(), Some(&server), None).await
 }
 
 /// Serves `toolbox` over Streamable HTTP like [`http()`], as an OAuth 2.1 resource server whose
@@ -55,7 +58,8 @@ pub async fn http_authorized(
     let auth = ResourceServer::new(JwtVerifier::new(issuer, resource), metadata)
         .required_scopes(["mcp:tools"])
         .tool_scopes(&server);
-    serve_on(listener, server, Some(auth)).await
+    let tasks = server.clone();
+    serve_on(listener, server, Some(&tasks), Some(auth)).await
 }
 
 /// Serves any rmcp handler over Streamable HTTP, like [`http()`]: one clone per session.
@@ -63,12 +67,24 @@ pub async fn http_handler(
     server: impl ServerHandler + Clone,
     addr: SocketAddr,
 ) -> Result<(), BoxError> {
-    serve_on(tokio::net::TcpListener::bind(addr).await?, server, None).await
+    serve_on(tokio::net::TcpListener::bind(addr).await?, server, None, None).await
+}
+
+/// Serves tools merged with an rmcp handler over Streamable HTTP, like [`http()`]; on shutdown,
+/// the tools' running tasks get what is left of the grace period to finish.
+pub async fn http_merged<H: ServerHandler + Clone>(
+    server: Merged<H>,
+    addr: SocketAddr,
+) -> Result<(), BoxError> {
+    let tasks = server.tools().clone();
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    serve_on(listener, server, Some(&tasks), None).await
 }
 
 async fn serve_on(
     listener: tokio::net::TcpListener,
     server: impl ServerHandler + Clone,
+    tasks: Option<&ToolboxServer>,
     auth: Option<ResourceServer>,
 ) -> Result<(), BoxError> {
     // At most 1,000 live sessions, each ended after rmcp's 5 idle minutes.
@@ -89,12 +105,17 @@ async fn serve_on(
     }
     let router = router.nest_service("/mcp", service);
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    // Until Ctrl-C or SIGTERM: then no new connection, calls in flight get 30 s to finish.
-    let stopped = http::serve(listener, router, shutdown_signal(), ServeOptions::default()).await;
-    if stopped.cut > 0 {
+    // Until Ctrl-C or SIGTERM: then no new connection, calls in flight and running tasks get
+    // 30 s to finish.
+    let mut options = ServeOptions::default();
+    if let Some(tasks) = tasks {
+        options = options.drain_tasks(tasks);
+    }
+    let stopped = http::serve(listener, router, shutdown_signal(), options).await;
+    if stopped.cut > 0 || stopped.tasks_left > 0 {
         eprintln!(
-            "stopped; {} connections were closed at the deadline",
-            stopped.cut
+            "stopped; {} connections were closed and {} tasks left running at the deadline",
+            stopped.cut, stopped.tasks_left
         );
     }
     Ok(())

@@ -28,7 +28,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     }
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(server).await,
-        Mode::Http(addr) => serve::http_handler(server, addr).await,
+        Mode::Http(addr) => serve::http_merged(server, addr).await,
         Mode::HttpAuthorized(..) => {
             Err("this example serves without authorization; see `invoices`".into())
         }

@@ -207,6 +207,20 @@ impl ToolboxServer {
         self.shared.tasks.knows(id).await
     }
 
+    /// How many tasks (the tasks extension) run on this server now, every clone's.
+    pub fn running_tasks(&self) -> usize {
+        self.shared.tasks.running()
+    }
+
+    /// Waits until no task runs on this server, or `within` has passed; answers how many still
+    /// run then. For a graceful shutdown (which
+    /// [`ServeOptions::drain_tasks`](crate::transport::http::ServeOptions::drain_tasks) does):
+    /// the tasks that end meanwhile are written to the store; those that do not end `failed`
+    /// once this replica's lease lapses, as for a replica that died.
+    pub async fn wait_for_tasks(&self, within: std::time::Duration) -> usize {
+        self.shared.tasks.drain(within).await
+    }
+
     /// Keeps this server's tasks (every clone's) in `store`, rather than in this process's
     /// memory ([`MemoryTaskStore`](crate::server::tasks::MemoryTaskStore), the default). Replicas
     /// given stores on the same backing (one Redis, with

@@ -21,8 +21,8 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long requests in flight may run on after the shutdown signal, by default: 30 s.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(30);
 
-/// The deadlines of [`serve`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The deadlines of [`serve`], and the tasks it lets finish.
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServeOptions {
     /// A connection that has not sent a whole request head within this is closed
@@ -32,6 +32,9 @@ pub struct ServeOptions {
     /// After the shutdown signal, how long requests in flight may take to finish
     /// ([`DEFAULT_GRACE`] unless set); then their connections are closed.
     pub grace: Duration,
+    /// Servers whose running tasks may finish within the grace period too, after the requests
+    /// in flight.
+    pub tasks: Vec<crate::ToolboxServer>,
 }
 
 impl Default for ServeOptions {
@@ -39,6 +42,7 @@ impl Default for ServeOptions {
         ServeOptions {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             grace: DEFAULT_GRACE,
+            tasks: Vec::new(),
         }
     }
 }
@@ -47,6 +51,15 @@ impl ServeOptions {
     /// Sets [`grace`](Self::grace).
     pub fn grace(mut self, grace: Duration) -> Self {
         self.grace = grace;
+        self
+    }
+
+    /// Lets `server`'s running tasks finish within the grace period too, once the requests in
+    /// flight have: a task that ends then is written to the task store as it ended; one still
+    /// running at the deadline is counted in [`Stopped::tasks_left`] and, this process gone,
+    /// answered `failed` by the replicas left once its lease lapses.
+    pub fn drain_tasks(mut self, server: &crate::ToolboxServer) -> Self {
+        self.tasks.push(server.clone());
         self
     }
 
@@ -67,13 +80,17 @@ pub struct Stopped {
     /// Connections still busy when the grace period ended, and closed then (a listen stream, a
     /// call that ran too long).
     pub cut: usize,
+    /// Tasks of [`ServeOptions::drain_tasks`]'s servers still running when the grace period
+    /// ended.
+    pub tasks_left: usize,
 }
 
 /// Serves `service` (for instance an axum `Router` holding an
 /// [`HttpGuard`](super::HttpGuard)) on `listener` over HTTP/1.1 until `shutdown` completes;
 /// then stops accepting connections, lets the requests in flight finish within
-/// [`ServeOptions::grace`], closes the connections left, and returns. Every connection has a
-/// deadline on its request heads.
+/// [`ServeOptions::grace`], closes the connections left, lets the tasks of
+/// [`ServeOptions::drain_tasks`]'s servers finish within what is left of the grace period, and
+/// returns. Every connection has a deadline on its request heads.
 ///
 /// ```no_run
 /// # async fn run(router: axum::Router, ctrl_c: impl std::future::Future<Output = ()>) -> std::io::Result<()> {
@@ -131,6 +148,7 @@ where
         while connections.try_join_next().is_some() {}
     }
     drop(listener);
+    let deadline = tokio::time::Instant::now() + options.grace;
     let open_at_signal = graceful.count();
     let cut = match tokio::time::timeout(options.grace, graceful.shutdown()).await {
         Ok(()) => 0,
@@ -141,8 +159,14 @@ where
         }
     };
     while connections.join_next().await.is_some() {}
+    let mut tasks_left = 0;
+    for server in &options.tasks {
+        let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+        tasks_left += server.wait_for_tasks(remaining).await;
+    }
     Stopped {
         open_at_signal,
         cut,
+        tasks_left,
     }
 }

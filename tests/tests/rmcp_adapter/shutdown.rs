@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use mcp_tool_runtime::server::tasks::{MemoryTaskStore, TaskStore};
 use mcp_tool_runtime::transport::HttpGuard;
 use mcp_tool_runtime::transport::http::{ServeOptions, Stopped, serve};
 use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
@@ -14,8 +15,8 @@ use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-/// Sleeps `millis`, then answers.
-#[mcp_tool]
+/// Sleeps `millis`, then answers; a task when the client can have one.
+#[mcp_tool(task = optional)]
 async fn slow(millis: u64) -> String {
     tokio::time::sleep(Duration::from_millis(millis)).await;
     format!("slept {millis} ms")
@@ -28,9 +29,15 @@ struct Running {
 }
 
 async fn start(grace: Duration) -> Running {
+    start_with(grace, MemoryTaskStore::new()).await
+}
+
+async fn start_with(grace: Duration, store: MemoryTaskStore) -> Running {
     let mut toolbox = Toolbox::new();
     toolbox.register(slow::tool()).unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();
+    server.set_task_store(store);
+    let options = ServeOptions::default().grace(grace).drain_tasks(&server);
     let rmcp_service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -46,7 +53,7 @@ async fn start(grace: Duration) -> Running {
         async {
             let _ = signal.await;
         },
-        ServeOptions::default().grace(grace),
+        options,
     ));
     Running {
         addr,
@@ -109,4 +116,35 @@ async fn a_call_still_running_at_the_end_of_the_grace_period_is_cut() {
         signalled.elapsed()
     );
     assert_eq!(stopped.cut, 1, "{stopped:?}");
+}
+
+#[tokio::test]
+async fn running_tasks_finish_within_the_grace_and_their_results_are_kept() {
+    let store = MemoryTaskStore::new();
+    let running = start_with(Duration::from_secs(5), store.clone()).await;
+    let client = tests::tasks::TaskClient::new(running.addr, "Bearer alice");
+    let id = tests::tasks::task_id(&client.call("slow", json!({"millis": 400}), true).await);
+    let signalled = Instant::now();
+    running.stop.send(()).unwrap();
+    let stopped = running.stopped.await.unwrap();
+    assert_eq!(stopped.tasks_left, 0, "{stopped:?}");
+    assert!(signalled.elapsed() >= Duration::from_millis(250), "{:?}", signalled.elapsed());
+    let kept = store.load(&id).await.unwrap().expect("the task is kept");
+    assert!(kept.is_terminal(), "{kept:?}");
+    assert_eq!(
+        serde_json::to_value(&kept.task).unwrap()["result"]["structuredContent"],
+        "slept 400 ms"
+    );
+}
+
+#[tokio::test]
+async fn a_task_still_running_at_the_end_of_the_grace_is_counted_and_serve_returns() {
+    let running = start_with(Duration::from_millis(300), MemoryTaskStore::new()).await;
+    let client = tests::tasks::TaskClient::new(running.addr, "Bearer alice");
+    tests::tasks::task_id(&client.call("slow", json!({"millis": 60_000}), true).await);
+    let signalled = Instant::now();
+    running.stop.send(()).unwrap();
+    let stopped = running.stopped.await.unwrap();
+    assert_eq!(stopped.tasks_left, 1, "{stopped:?}");
+    assert!(signalled.elapsed() < Duration::from_secs(2), "{:?}", signalled.elapsed());
 }

@@ -289,6 +289,23 @@ impl Tasks {
         Ok(())
     }
 
+    /// How many tasks run on this server now.
+    pub(crate) fn running(&self) -> usize {
+        lock(&self.inner.running).len()
+    }
+
+    /// Waits until no task runs here, or `within` has passed; how many still run then.
+    pub(crate) async fn drain(&self, within: Duration) -> usize {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let running = self.running();
+            if running == 0 || tokio::time::Instant::now() >= deadline {
+                return running;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Whether the store has the task `id` (for a handler that serves tasks of its own too).
     pub(crate) async fn knows(&self, id: &str) -> bool {
         matches!(self.store().load(id).await, Ok(Some(_)))
