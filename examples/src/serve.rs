@@ -4,8 +4,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use mcp_tool_runtime::auth::{JwtVerifier, ProtectedResourceMetadata, ResourceServer};
-use mcp_tool_runtime::transport::http::{self, BoundedSessions, HttpGuard, ServeOptions};
 use mcp_tool_runtime::server::Merged;
+use mcp_tool_runtime::transport::http::{self, BoundedSessions, HttpGuard, ServeOptions};
 use mcp_tool_runtime::{Toolbox, ToolboxServer, transport};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
@@ -67,7 +67,13 @@ pub async fn http_handler(
     server: impl ServerHandler + Clone,
     addr: SocketAddr,
 ) -> Result<(), BoxError> {
-    serve_on(tokio::net::TcpListener::bind(addr).await?, server, None, None).await
+    serve_on(
+        tokio::net::TcpListener::bind(addr).await?,
+        server,
+        None,
+        None,
+    )
+    .await
 }
 
 /// Serves tools merged with an rmcp handler over Streamable HTTP, like [`http()`]; on shutdown,

@@ -47,6 +47,8 @@
 //!   JSON-RPC answer to every request (implies `rmcp`).
 //! - `auth`: [`auth::ResourceServer`] and [`auth::JwtVerifier`], an OAuth 2.1 resource server in
 //!   front of Streamable HTTP (implies `http`).
+//! - `redis`: [`server::tasks::RedisTaskStore`], tasks kept in Redis and shared by every replica
+//!   of a server (implies `rmcp`).
 //! - `otel`: served calls' spans parented on the request's `_meta.traceparent`, and call metrics
 //!   through OpenTelemetry (implies `rmcp`).
 //! - `self-check` (default): [`Toolbox::check_results`], which validates every structured result
@@ -62,7 +64,8 @@
 //!   tools, tools that change while serving;
 //! - [`guide::reliability`]: what every request is guaranteed, the limits, what was measured;
 //! - [`guide::authorization`]: an OAuth 2.1 resource server, the caller in the tool, scopes;
-//! - [`guide::observability`]: spans, OpenTelemetry, layers around every call.
+//! - [`guide::observability`]: spans, OpenTelemetry, layers around every call;
+//! - [`guide::tasks`]: long-running tools as tasks, the store they live in, replicas, stopping.
 //!
 //! # Where things are
 //!
@@ -237,10 +240,13 @@ pub mod guide {
     #[cfg(all(feature = "auth", feature = "otel"))]
     #[doc = include_str!("../docs/observability.md")]
     pub mod observability {}
+    #[cfg(feature = "redis")]
+    #[doc = include_str!("../docs/tasks.md")]
+    pub mod tasks {}
 }
 
 /// The README's examples, compiled and run as doctests.
-#[cfg(all(doctest, feature = "rmcp"))]
+#[cfg(all(doctest, feature = "rmcp", feature = "redis"))]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 

@@ -128,7 +128,11 @@ async fn running_tasks_finish_within_the_grace_and_their_results_are_kept() {
     running.stop.send(()).unwrap();
     let stopped = running.stopped.await.unwrap();
     assert_eq!(stopped.tasks_left, 0, "{stopped:?}");
-    assert!(signalled.elapsed() >= Duration::from_millis(250), "{:?}", signalled.elapsed());
+    assert!(
+        signalled.elapsed() >= Duration::from_millis(250),
+        "{:?}",
+        signalled.elapsed()
+    );
     let kept = store.load(&id).await.unwrap().expect("the task is kept");
     assert!(kept.is_terminal(), "{kept:?}");
     assert_eq!(
@@ -146,5 +150,9 @@ async fn a_task_still_running_at_the_end_of_the_grace_is_counted_and_serve_retur
     running.stop.send(()).unwrap();
     let stopped = running.stopped.await.unwrap();
     assert_eq!(stopped.tasks_left, 1, "{stopped:?}");
-    assert!(signalled.elapsed() < Duration::from_secs(2), "{:?}", signalled.elapsed());
+    assert!(
+        signalled.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        signalled.elapsed()
+    );
 }
