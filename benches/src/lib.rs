@@ -314,3 +314,52 @@ fn allocations(profile: &str) -> u64 {
     }
     total
 }
+
+/// A client of `server` over an in-memory line transport (the way a stdio client talks): send a
+/// JSON-RPC message with [`send`](LineClient::send), read the next one with
+/// [`next`](LineClient::next). The server stops when the client is dropped.
+pub struct LineClient {
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    serving: tokio::task::JoinHandle<()>,
+}
+
+impl LineClient {
+    /// Starts serving `server` on the current runtime.
+    pub fn serve(server: mcp_tool_runtime::ToolboxServer) -> LineClient {
+        use rmcp::ServiceExt;
+        let (client, serving) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(serving);
+        let serving = tokio::spawn(async move {
+            let transport = mcp_tool_runtime::transport::LineTransport::new(read, write);
+            let service = server.serve(transport).await.unwrap();
+            let _ = service.waiting().await;
+        });
+        let (read, write) = tokio::io::split(client);
+        LineClient {
+            lines: tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(read)),
+            write,
+            serving,
+        }
+    }
+
+    /// Writes `message` as one line.
+    pub async fn send(&mut self, message: serde_json::Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        tokio::io::AsyncWriteExt::write_all(&mut self.write, line.as_bytes())
+            .await
+            .unwrap();
+    }
+
+    /// The next line the server wrote.
+    pub async fn next(&mut self) -> String {
+        self.lines.next_line().await.unwrap().unwrap()
+    }
+}
+
+impl Drop for LineClient {
+    fn drop(&mut self) {
+        self.serving.abort();
+    }
+}

@@ -4,9 +4,27 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
+use mcp_tool_runtime::{ToolContext, mcp_tool};
 use serde_json::{Value, json};
 
 use crate::http::{HttpReply, post_to};
+
+/// A person's name, asked for by [`ask_name`].
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct AskedName {
+    /// Who they are.
+    pub name: String,
+}
+
+/// Asks a name, as a task only.
+#[mcp_tool(task = required)]
+pub async fn ask_name(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    match ctx.elicit::<AskedName>("name", "Who are you?").await? {
+        Elicitation::Accepted(AskedName { name }) => Ok(format!("hello {name}")),
+        _ => Ok("nobody".to_owned()),
+    }
+}
 
 /// One caller (its `Authorization` header) of the server at `addr`.
 #[derive(Clone, Debug)]

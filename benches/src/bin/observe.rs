@@ -15,11 +15,8 @@ use std::io::{Read, Write};
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_tool_runtime::auth::{JwtVerifier, TokenVerifier};
-use mcp_tool_runtime::transport::LineTransport;
 use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
-use rmcp::ServiceExt;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tracing_subscriber::layer::SubscriberExt;
 
 /// Adds two numbers.
@@ -60,34 +57,24 @@ fn served(variant: &str, n: usize) {
         let mut toolbox = Toolbox::new();
         toolbox.register(add::tool()).unwrap();
         let server = ToolboxServer::new(toolbox).unwrap();
-        let (client, serving) = tokio::io::duplex(1 << 16);
-        let (read, write) = tokio::io::split(serving);
-        let running = tokio::spawn(async move {
-            let service = server.serve(LineTransport::new(read, write)).await.unwrap();
-            let _ = service.waiting().await;
-        });
-        let (read, mut write) = tokio::io::split(client);
-        let mut lines = BufReader::new(read).lines();
-        let mut send = async |message: serde_json::Value| {
-            let mut line = message.to_string();
-            line.push('\n');
-            write.write_all(line.as_bytes()).await.unwrap();
-        };
-        send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "bench", "version": "0"}}}))
-        .await;
-        lines.next_line().await.unwrap().unwrap();
-        send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        let mut client = benches::LineClient::serve(server);
+        client
+            .send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"}}}))
+            .await;
+        client.next().await;
+        client
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
         for id in 1..=n {
-            send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            client.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                 "params": {"name": "add", "arguments": {"a": 1, "b": 2},
                            "_meta": {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}))
             .await;
-            let answer = lines.next_line().await.unwrap().unwrap();
+            let answer = client.next().await;
             assert!(answer.contains("\"structuredContent\""), "{answer}");
         }
-        running.abort();
     });
 }
 

@@ -21,11 +21,8 @@ use futures_util::future::BoxFuture;
 use mcp_tool_runtime::server::tasks::{
     RedisTaskStore, StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore,
 };
-use mcp_tool_runtime::transport::LineTransport;
 use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
-use rmcp::ServiceExt;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// Adds two numbers.
 #[mcp_tool]
@@ -51,21 +48,13 @@ fn meta() -> Value {
 /// Setup, then `n` plain calls or tasks (`variant`), served with `server`; the `tasks/get`
 /// polls it took.
 async fn run(server: ToolboxServer, variant: &str, n: usize, on_start: impl FnOnce()) -> usize {
-    let (client, serving) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(serving);
-    let running = tokio::spawn(async move {
-        let service = server.serve(LineTransport::new(read, write)).await.unwrap();
-        let _ = service.waiting().await;
-    });
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
+    let mut client = benches::LineClient::serve(server);
     let mut ask = async |id: usize, method: &str, mut params: Value| -> Value {
         params["_meta"] = meta();
-        let mut line =
-            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
-        line.push('\n');
-        write.write_all(line.as_bytes()).await.unwrap();
-        serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap()
+        client
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        serde_json::from_str(&client.next().await).unwrap()
     };
     // One of each first: what is built once (the replica's worker, its lease) is not counted.
     let warm = ask(
@@ -109,7 +98,6 @@ async fn run(server: ToolboxServer, variant: &str, n: usize, on_start: impl FnOn
             other => panic!("no variant {other}"),
         }
     }
-    running.abort();
     polls
 }
 

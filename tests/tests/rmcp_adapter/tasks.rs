@@ -10,7 +10,7 @@ use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::{Value, json};
 use tests::http::HttpServer;
-use tests::tasks::{TaskClient, task_id};
+use tests::tasks::{TaskClient, ask_name, task_id};
 
 use super::fixtures::Name;
 
@@ -34,15 +34,6 @@ async fn work(ctx: &ToolContext, #[state] alive: &Alive, millis: u64) -> String 
     ctx.progress_with_message(1.0, Some(2.0), "halfway").await;
     tokio::time::sleep(Duration::from_millis(millis)).await;
     format!("worked {millis} ms")
-}
-
-/// Asks a name, as a task only.
-#[mcp_tool(task = required)]
-async fn ask_name(ctx: &ToolContext) -> Result<String, ClientRequestError> {
-    match ctx.elicit::<Name>("name", "Who are you?").await? {
-        Elicitation::Accepted(Name { name }) => Ok(format!("hello {name}")),
-        _ => Ok("nobody".to_owned()),
-    }
 }
 
 /// Crashes.

@@ -4,13 +4,11 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
 use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
-use serde::Deserialize;
 use serde_json::json;
 use tests::http::HttpServer;
-use tests::tasks::{TaskClient, task_id};
+use tests::tasks::{TaskClient, ask_name, task_id};
 
 use crate::{Stores, for_each_store};
 
@@ -28,21 +26,6 @@ async fn work(ctx: &ToolContext, millis: u64) -> String {
     ctx.progress_with_message(0.0, None, "started").await;
     tokio::time::sleep(Duration::from_millis(millis)).await;
     format!("worked {millis} ms")
-}
-
-/// A person's name.
-#[derive(Deserialize, schemars::JsonSchema)]
-struct Name {
-    name: String,
-}
-
-/// Asks a name.
-#[mcp_tool(task = required)]
-async fn ask_name(ctx: &ToolContext) -> Result<String, ClientRequestError> {
-    match ctx.elicit::<Name>("name", "Who are you?").await? {
-        Elicitation::Accepted(Name { name }) => Ok(format!("hello {name}")),
-        _ => Ok("nobody".to_owned()),
-    }
 }
 
 /// Answers `bytes` bytes of text.
