@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::http::{HttpReply, post_to};
 
-/// A person's name, asked for by [`ask_name`].
+/// A person's name, asked for by [`ask_name()`].
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct AskedName {
     /// Who they are.

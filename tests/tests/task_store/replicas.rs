@@ -2,8 +2,11 @@
 //! task another runs, and a task whose replica died ends `failed`, saying so.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use mcp_tool_runtime::rmcp::model::{DetailedTask, TaskPayload};
 use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::json;
@@ -18,7 +21,33 @@ for_each_store!(
     a_cancel_sent_to_another_replica_stops_the_task,
     a_task_whose_replica_died_ends_failed_within_the_lease,
     a_result_larger_than_the_store_keeps_fails_the_task_saying_so,
+    a_task_ended_elsewhere_stops_its_tool,
 );
+
+/// How many `ticking` tools run.
+#[derive(Default, Clone)]
+struct Ticking(Arc<AtomicUsize>);
+
+struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Reports progress every 50 ms, for ever.
+#[mcp_tool(task = optional)]
+async fn ticking(ctx: &ToolContext, #[state] count: &Ticking) -> String {
+    count.0.fetch_add(1, Ordering::SeqCst);
+    let _running = Running(count.0.clone());
+    for tick in 0.. {
+        ctx.progress_with_message(f64::from(tick), None, format!("tick {tick}"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    unreachable!()
+}
 
 /// Works for `millis`, saying so first.
 #[mcp_tool(task = optional)]
@@ -42,9 +71,14 @@ fn limits() -> Limits {
 }
 
 async fn replica(stores: &Stores) -> HttpServer {
+    replica_counting(stores, Ticking::default()).await
+}
+
+async fn replica_counting(stores: &Stores, ticking: Ticking) -> HttpServer {
     let mut toolbox = Toolbox::new();
+    toolbox.insert_state(ticking);
     toolbox
-        .register_all(mcp_tool_runtime::tools![work, ask_name, big])
+        .register_all(mcp_tool_runtime::tools![work, ask_name, big, ticking])
         .unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();
     server.set_limits(limits()).unwrap();
@@ -175,5 +209,43 @@ async fn a_result_larger_than_the_store_keeps_fails_the_task_saying_so(stores: S
     assert_eq!(
         failed["error"]["data"]["limit"], "max_task_result_bytes",
         "{failed}"
+    );
+}
+
+async fn a_task_ended_elsewhere_stops_its_tool(stores: Stores) {
+    let count = Ticking::default();
+    let one = replica_counting(&stores, count.clone()).await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let id = task_id(&alice.call("ticking", json!({}), true).await);
+    let until = |running: usize| {
+        let count = count.0.clone();
+        async move {
+            for _ in 0..100 {
+                if count.load(Ordering::SeqCst) == running {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            panic!("never {running} ticking tools running");
+        }
+    };
+    until(1).await;
+    // Another replica failed it, as when this one's lease lapsed in a partition.
+    let store = stores.open().await;
+    let mut task = store.load(&id).await.unwrap().unwrap();
+    let failed = json!({"code": -32603, "message": "failed elsewhere"});
+    task.task = DetailedTask::new(
+        task.task.task.clone(),
+        TaskPayload::Failed {
+            error: failed.as_object().unwrap().clone(),
+        },
+    );
+    assert!(store.save(&task).await.unwrap());
+    // Its next progress is not written, and the tool is stopped.
+    until(0).await;
+    let seen = alice.get(&id).await;
+    assert_eq!(
+        seen["result"]["error"]["message"], "failed elsewhere",
+        "{seen}"
     );
 }

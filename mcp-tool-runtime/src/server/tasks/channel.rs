@@ -64,8 +64,16 @@ impl InTask {
             task.clone()
         };
         // A store that cannot be reached loses a status message, not the task: its end is
-        // written again when it comes.
-        let _ = self.0.store.save(&task).await;
+        // written again when it comes. A task that ended elsewhere (failed by another replica
+        // when this one's lease lapsed) or is gone will never be read again: the tool stops.
+        if let Ok(false) = self.0.store.save(&task).await
+            && let Some(tasks) = self.0.tasks.upgrade()
+        {
+            tasks.deliver(super::TaskMessage {
+                task_id: task.id().to_owned(),
+                kind: super::TaskMessageKind::Cancel,
+            });
+        }
     }
 
     /// Writes how the task ended, and stops reaching it.
