@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
+use mcp_tool_runtime::context::{ClientRequestError, Elicitation, SamplingRequest};
 use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::{Value, json};
@@ -310,4 +310,65 @@ async fn an_escalating_tool_without_the_extension_answers_the_call_itself() {
         .message;
     assert_eq!(answered["result"]["resultType"], "complete", "{answered}");
     assert_eq!(answered["result"]["structuredContent"], "hello Ada, later");
+}
+
+/// Asks the model and the client's roots at once, as a task only.
+#[mcp_tool(task = required)]
+async fn consult(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    let (said, roots) = tokio::join!(
+        ctx.sample("model", SamplingRequest::new("Say hi", 20)),
+        ctx.list_roots("roots"),
+    );
+    let said = said?.text().unwrap_or_default().to_owned();
+    Ok(format!("{said}, {} roots", roots?.len()))
+}
+
+#[tokio::test]
+async fn sampling_and_roots_inside_a_task_wait_in_it_until_tasks_update_answers() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(consult::tool()).unwrap();
+    let http = HttpServer::start(ToolboxServer::new(toolbox).unwrap()).await;
+    let capabilities =
+        json!({"sampling": {}, "roots": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "consult", "arguments": {},
+                   "_meta": tests::wire::meta_2026(capabilities)}});
+    let created = tests::http::post_to(http.addr, &[("Authorization", "Bearer alice")], &message)
+        .await
+        .message;
+    let id = task_id(&created);
+    let alice = alice(&http);
+    let mut asking = Value::Null;
+    for _ in 0..100 {
+        asking = alice.get(&id).await["result"].clone();
+        if asking["inputRequests"]
+            .as_object()
+            .is_some_and(|asked| asked.len() == 2)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(asking["status"], "input_required", "{asking}");
+    assert_eq!(
+        asking["inputRequests"]["model"]["method"], "sampling/createMessage",
+        "{asking}"
+    );
+    assert_eq!(
+        asking["inputRequests"]["roots"]["method"], "roots/list",
+        "{asking}"
+    );
+    let ack = alice
+        .update(
+            &id,
+            json!({
+                "model": {"role": "assistant", "content": {"type": "text", "text": "hi"},
+                          "model": "test-model"},
+                "roots": {"roots": [{"uri": "file:///work", "name": "work"}]}
+            }),
+        )
+        .await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let done = alice.until(&id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], "hi, 1 roots", "{done}");
 }
