@@ -249,3 +249,34 @@ async fn a_task_ended_elsewhere_stops_its_tool(stores: Stores) {
         "{seen}"
     );
 }
+
+/// Redis going away: calls that would start a task, and reads of tasks, are answered with a
+/// JSON-RPC error within seconds, not held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server (scripts/e2e-setup.sh installs it; scripts/test.sh runs these)"]
+async fn a_store_that_went_away_is_an_error_not_a_hang() {
+    let redis = tests::redis::RedisServer::start();
+    let stores = Stores::Redis(redis.url());
+    let one = replica(&stores).await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let id = task_id(&alice.call("work", json!({"millis": 0}), true).await);
+    alice.until(&id, "completed").await;
+    drop(redis);
+    let started = std::time::Instant::now();
+    let refused = alice.call("work", json!({"millis": 0}), true).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let unread = alice.get(&id).await;
+    assert_eq!(unread["error"]["code"], -32603, "{unread}");
+    println!("two requests refused in {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    // Plain calls do not need the store.
+    let plain = alice.call("work", json!({"millis": 0}), false).await;
+    assert_eq!(
+        plain["result"]["structuredContent"], "worked 0 ms",
+        "{plain}"
+    );
+}

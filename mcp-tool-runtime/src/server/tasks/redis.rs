@@ -108,16 +108,23 @@ impl RedisTaskStore {
     /// themselves when Redis goes away and comes back.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         let client = redis::Client::open(url).map_err(unavailable)?;
+        // A Redis that went away makes a request fail within seconds (a few quick reconnection
+        // attempts), rather than hold the MCP request that needed it.
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_number_of_retries(2)
+            .set_max_delay(Duration::from_millis(500));
         let commands = client
             .get_connection_manager_with_config(
-                ConnectionManagerConfig::new().set_response_timeout(Some(Duration::from_secs(5))),
+                config
+                    .clone()
+                    .set_response_timeout(Some(Duration::from_secs(5))),
             )
             .await
             .map_err(unavailable)?;
         let waits = client
             .get_connection_manager_with_config(
-                ConnectionManagerConfig::new()
-                    .set_response_timeout(Some(MAX_WAIT + Duration::from_secs(5))),
+                config.set_response_timeout(Some(MAX_WAIT + Duration::from_secs(5))),
             )
             .await
             .map_err(unavailable)?;
