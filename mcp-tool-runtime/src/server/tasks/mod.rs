@@ -513,7 +513,19 @@ async fn settle(
 /// A finished call's task payload: the result, or a failure when it is larger than the store
 /// may keep.
 fn result_payload(result: &rmcp::model::CallToolResult, max_bytes: usize) -> TaskPayload {
-    let size = serde_json::to_vec(result).map_or(0, |bytes| bytes.len());
+    /// Counts the bytes written, keeping none.
+    struct Counted(usize);
+    impl std::io::Write for Counted {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counted = Counted(0);
+    let size = serde_json::to_writer(&mut counted, result).map_or(0, |()| counted.0);
     if size > max_bytes {
         return TaskPayload::Failed {
             error: error_object(&ErrorData::internal_error(
