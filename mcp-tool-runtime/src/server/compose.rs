@@ -19,6 +19,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::handler::ToolboxServer;
+use super::tasks::is_unknown_task;
 
 /// An rmcp handler of your own with a [`ToolboxServer`]'s tools beside it: what
 /// [`ToolboxServer::merge`] makes. Serve it like any rmcp handler.
@@ -118,23 +119,23 @@ fn not_served(error: &ErrorData) -> bool {
 }
 
 impl<H: ServerHandler> Merged<H> {
-    /// A `tasks/*` request: the toolbox's when it runs the task, else the handler's; a task
-    /// neither runs is unknown, and the toolbox answers so (-32602).
+    /// A `tasks/*` request: the toolbox's when its store has the task (one read of it, in the
+    /// toolbox's answer), else the handler's; a task neither has is unknown, and the toolbox
+    /// answers so (-32602).
     async fn route_task<T, Tools, Handler>(
         &self,
-        id: &str,
-        tools: impl Fn() -> Tools,
+        tools: Tools,
         handler: impl FnOnce() -> Handler,
     ) -> Result<T, ErrorData>
     where
         Tools: Future<Output = Result<T, ErrorData>>,
         Handler: Future<Output = Result<T, ErrorData>>,
     {
-        if self.tools.runs_task(id).await {
-            return tools().await;
-        }
-        match handler().await {
-            Err(error) if not_served(&error) => tools().await,
+        match tools.await {
+            Err(unknown) if is_unknown_task(&unknown) => match handler().await {
+                Err(error) if not_served(&error) => Err(unknown),
+                other => other,
+            },
             other => other,
         }
     }
@@ -412,8 +413,7 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
         self.route_task(
-            &request.task_id,
-            || self.tools.get_task(request.clone(), context.clone()),
+            self.tools.get_task(request.clone(), context.clone()),
             || self.handler.get_task(request.clone(), context.clone()),
         )
         .await
@@ -425,8 +425,7 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.route_task(
-            &request.task_id,
-            || self.tools.update_task(request.clone(), context.clone()),
+            self.tools.update_task(request.clone(), context.clone()),
             || self.handler.update_task(request.clone(), context.clone()),
         )
         .await
@@ -438,8 +437,7 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.route_task(
-            &request.task_id,
-            || self.tools.cancel_task(request.clone(), context.clone()),
+            self.tools.cancel_task(request.clone(), context.clone()),
             || self.handler.cancel_task(request.clone(), context.clone()),
         )
         .await

@@ -201,12 +201,6 @@ impl ToolboxServer {
         self.shared.quotas.refused.snapshot()
     }
 
-    /// Whether this server's task store has the task `id` (for a handler serving tasks of its
-    /// own too).
-    pub(crate) async fn runs_task(&self, id: &str) -> bool {
-        self.shared.tasks.knows(id).await
-    }
-
     /// How many tasks (the tasks extension) run on this server now, every clone's.
     pub fn running_tasks(&self) -> usize {
         self.shared.tasks.running()

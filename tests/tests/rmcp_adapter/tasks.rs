@@ -372,3 +372,65 @@ async fn sampling_and_roots_inside_a_task_wait_in_it_until_tasks_update_answers(
     let done = alice.until(&id, "completed").await;
     assert_eq!(done["result"]["structuredContent"], "hi, 1 roots", "{done}");
 }
+
+/// A handler of its own that runs one task, `handler-task`, already completed.
+#[derive(Clone)]
+struct OwnTasks;
+
+impl mcp_tool_runtime::rmcp::ServerHandler for OwnTasks {
+    fn get_info(&self) -> mcp_tool_runtime::rmcp::model::ServerConfig {
+        mcp_tool_runtime::rmcp::model::ServerConfig::new(Default::default())
+    }
+
+    async fn get_task(
+        &self,
+        request: mcp_tool_runtime::rmcp::model::GetTaskParams,
+        _: mcp_tool_runtime::rmcp::service::RequestContext<mcp_tool_runtime::rmcp::RoleServer>,
+    ) -> Result<mcp_tool_runtime::rmcp::model::GetTaskResult, mcp_tool_runtime::rmcp::ErrorData>
+    {
+        use mcp_tool_runtime::rmcp::model::{
+            DetailedTask, GetTaskResult, Task, TaskPayload, TaskStatus,
+        };
+        if request.task_id != "handler-task" {
+            return Err(mcp_tool_runtime::rmcp::ErrorData::invalid_params(
+                "the handler has no such task",
+                None,
+            ));
+        }
+        let task = Task::new(
+            "handler-task",
+            TaskStatus::Completed,
+            "2026-12-01T00:00:00Z",
+            "2026-12-01T00:00:00Z",
+        );
+        let result = json!({"content": [{"type": "text", "text": "from the handler"}]});
+        Ok(GetTaskResult::new(DetailedTask::new(
+            task,
+            TaskPayload::Completed {
+                result: result.as_object().unwrap().clone(),
+            },
+        )))
+    }
+}
+
+#[tokio::test]
+async fn merged_with_a_handler_of_its_own_each_task_is_answered_by_whoever_runs_it() {
+    let mut toolbox = Toolbox::new();
+    toolbox.insert_state(Alive::default());
+    toolbox.register(work::tool()).unwrap();
+    let merged = ToolboxServer::new(toolbox).unwrap().merge(OwnTasks);
+    let http = HttpServer::start(merged).await;
+    let alice = alice(&http);
+    let id = task_id(&alice.call("work", json!({"millis": 0}), true).await);
+    let ours = alice.until(&id, "completed").await;
+    assert_eq!(ours["result"]["structuredContent"], "worked 0 ms", "{ours}");
+    let theirs = alice.get("handler-task").await;
+    assert_eq!(
+        theirs["result"]["result"]["content"][0]["text"], "from the handler",
+        "{theirs}"
+    );
+    // Unknown to both, and another caller's: -32602.
+    assert_eq!(alice.get("no-such-task").await["error"]["code"], -32602);
+    let mallory = TaskClient::new(http.addr, "Bearer mallory");
+    assert_eq!(mallory.get(&id).await["error"]["code"], -32602);
+}

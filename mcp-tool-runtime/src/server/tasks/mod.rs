@@ -306,11 +306,6 @@ impl Tasks {
         }
     }
 
-    /// Whether the store has the task `id` (for a handler that serves tasks of its own too).
-    pub(crate) async fn knows(&self, id: &str) -> bool {
-        matches!(self.store().load(id).await, Ok(Some(_)))
-    }
-
     /// The task `id`, for `caller`: an unknown task, an expired one and another caller's are
     /// all "unknown", so no caller learns of another's tasks.
     async fn find(&self, id: &str, caller: Option<&[u8]>) -> Result<StoredTask, ErrorData> {
@@ -563,11 +558,25 @@ fn error_object(error: &ErrorData) -> JsonObject {
     }
 }
 
+/// Whether `error` is [`unknown_task`]'s: this server's store has no task by that id for the
+/// caller (a handler merged beside the tools may have one).
+pub(crate) fn is_unknown_task(error: &ErrorData) -> bool {
+    error.code == ErrorCode::INVALID_PARAMS
+        && error.message.starts_with(UNKNOWN_TASK)
+        && error
+            .data
+            .as_ref()
+            .is_some_and(|data| data.get("taskId").is_some())
+}
+
+/// How [`unknown_task`]'s message starts.
+const UNKNOWN_TASK: &str = "no task `";
+
 /// JSON-RPC -32602 for a task id this caller has no task under.
 fn unknown_task(id: &str) -> ErrorData {
     ErrorData::new(
         ErrorCode::INVALID_PARAMS,
-        format!("no task `{id}`: it never existed, has expired, or is another caller's"),
+        format!("{UNKNOWN_TASK}{id}`: it never existed, has expired, or is another caller's"),
         Some(serde_json::json!({ "taskId": id })),
     )
 }
