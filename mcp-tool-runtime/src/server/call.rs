@@ -51,9 +51,10 @@ pub(crate) async fn serve_call(
             if snapshot.toolbox.task_escalates(name) {
                 escalating = Some((tasks::request_info(&context), owner));
             } else {
+                let toolbox = snapshot.toolbox.clone();
                 return shared
                     .tasks
-                    .start(shared, name, arguments, context, owner)
+                    .start(shared, toolbox, name, arguments, context, owner)
                     .await;
             }
         }
@@ -72,6 +73,7 @@ pub(crate) async fn serve_call(
         if let Some((info, owner)) = escalating {
             return escalating_call(
                 shared,
+                snapshot.toolbox.clone(),
                 name,
                 arguments,
                 live,
@@ -87,16 +89,7 @@ pub(crate) async fn serve_call(
         let call = snapshot
             .toolbox
             .call_tool_with(name, arguments, tool_context.clone());
-        // Completes, with the call's input, when the tool waits on a client request (2026-07-28).
-        let waiting = async {
-            match (&input, &binding) {
-                (Some(input), Some(binding)) => {
-                    input.waiting.notified().await;
-                    (input, binding)
-                }
-                _ => std::future::pending().await,
-            }
-        };
+        let waiting = waiting_for_input(&input, &binding);
         let outcome = tokio::select! {
             biased;
             outcome = call => outcome,
@@ -128,6 +121,21 @@ pub(crate) async fn serve_call(
     response
 }
 
+/// Completes, with the call's input, when the tool waits on a client request (2026-07-28); never
+/// for a call without input (2025 versions).
+async fn waiting_for_input<'a>(
+    input: &'a Option<Arc<Input>>,
+    binding: &'a Option<Binding>,
+) -> (&'a Arc<Input>, &'a Binding) {
+    match (input, binding) {
+        (Some(input), Some(binding)) => {
+            input.waiting.notified().await;
+            (input, binding)
+        }
+        _ => std::future::pending().await,
+    }
+}
+
 /// The answer to a call that ended as an ordinary call.
 fn answer(
     outcome: Result<crate::ToolResult, UnknownTool>,
@@ -154,6 +162,7 @@ fn answer(
 #[allow(clippy::too_many_arguments)]
 async fn escalating_call(
     shared: &Arc<Shared>,
+    toolbox: Arc<crate::Toolbox>,
     name: &str,
     arguments: Value,
     live: Live,
@@ -175,7 +184,6 @@ async fn escalating_call(
     let escalation = tasks::Escalation::new();
     let tool_context = escalation.context(Box::new(live));
     let (answer_tx, answered) = tokio::sync::oneshot::channel();
-    let toolbox = shared.snapshot().toolbox.clone();
     let body = tokio::spawn({
         let (escalation, tool_context, tool) =
             (escalation.clone(), tool_context.clone(), name.to_owned());
@@ -185,15 +193,7 @@ async fn escalating_call(
         }
     });
     let mut stop = StopUnlessTask(Some(body.abort_handle()));
-    let waiting = async {
-        match (input, binding) {
-            (Some(input), Some(binding)) => {
-                input.waiting.notified().await;
-                (input, binding)
-            }
-            _ => std::future::pending().await,
-        }
-    };
+    let waiting = waiting_for_input(input, binding);
     tokio::select! {
         biased;
         outcome = answered => match outcome {

@@ -148,10 +148,12 @@ impl Tasks {
         read(&self.inner.store).clone()
     }
 
-    /// Starts the call of `name` as a task owned by `caller`; its id is answered at once.
+    /// Starts the call of `name` (in `toolbox`, the snapshot the call was routed in) as a task
+    /// owned by `caller`; its id is answered at once.
     pub(crate) async fn start(
         &self,
         shared: &Arc<Shared>,
+        toolbox: Arc<crate::Toolbox>,
         name: &str,
         arguments: Value,
         context: RequestContext<RoleServer>,
@@ -161,7 +163,6 @@ impl Tasks {
             .create(shared, request_info(&context), caller.as_deref())
             .await?;
         let limits = shared.limits();
-        let toolbox = shared.snapshot().toolbox.clone();
         let name = name.to_owned();
         let tool_context = ToolContext::new(Box::new(channel.clone()));
         tokio::spawn(async move {
