@@ -195,18 +195,23 @@ async fn finished_tasks_still_readable_count_against_the_limit() {
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
 }
 
+/// Starts `n` tasks of a minute each for alice.
+async fn start_long_tasks(http: &HttpServer, n: usize) {
+    for _ in 0..n {
+        task_id(
+            &alice(http)
+                .call("work", json!({"millis": 60_000}), true)
+                .await,
+        );
+    }
+}
+
 #[tokio::test]
 async fn tasks_past_the_servers_limit_are_refused_naming_it() {
     let mut limits = Limits::default();
     limits.max_tasks = 2;
     let (http, _) = served(limits).await;
-    for _ in 0..2 {
-        task_id(
-            &alice(&http)
-                .call("work", json!({"millis": 60_000}), true)
-                .await,
-        );
-    }
+    start_long_tasks(&http, 2).await;
     let refused = alice(&http).call("work", json!({"millis": 0}), true).await;
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
     assert_eq!(refused["error"]["data"]["limit"], "max_tasks");
@@ -217,13 +222,7 @@ async fn one_caller_cannot_take_every_place() {
     let mut limits = Limits::default();
     limits.max_tasks_per_caller = 2;
     let (http, _) = served(limits).await;
-    for _ in 0..2 {
-        task_id(
-            &alice(&http)
-                .call("work", json!({"millis": 60_000}), true)
-                .await,
-        );
-    }
+    start_long_tasks(&http, 2).await;
     let refused = alice(&http).call("work", json!({"millis": 0}), true).await;
     assert_eq!(
         refused["error"]["data"]["limit"], "max_tasks_per_caller",
