@@ -22,6 +22,7 @@ for_each_store!(
     a_task_whose_replica_died_ends_failed_within_the_lease,
     a_result_larger_than_the_store_keeps_fails_the_task_saying_so,
     a_task_ended_elsewhere_stops_its_tool,
+    answers_for_a_dead_replicas_task_are_not_sent_to_it,
 );
 
 /// How many `ticking` tools run.
@@ -279,4 +280,35 @@ async fn a_store_that_went_away_is_an_error_not_a_hang() {
         plain["result"]["structuredContent"], "worked 0 ms",
         "{plain}"
     );
+}
+
+async fn answers_for_a_dead_replicas_task_are_not_sent_to_it(stores: Stores) {
+    let doomed = Doomed::start(stores.clone());
+    let survivor = replica(&stores).await;
+    let alice = TaskClient::new(doomed.addr, "Bearer alice");
+    let id = task_id(&alice.call("ask_name", json!({}), true).await);
+    let on_survivor = alice.at(survivor.addr);
+    on_survivor.until(&id, "input_required").await;
+    let store = stores.open().await;
+    let dead = store.load(&id).await.unwrap().unwrap().replica;
+    doomed.kill();
+    // Past the 0.9 s lease.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let answer = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+    assert_eq!(
+        on_survivor.update(&id, answer).await["result"]["resultType"],
+        "complete"
+    );
+    assert_eq!(
+        on_survivor.cancel(&id).await["result"]["resultType"],
+        "complete"
+    );
+    // The task is failed for its replica, and nothing waits for a replica that will never read it.
+    let failed = on_survivor.get(&id).await;
+    assert_eq!(failed["result"]["status"], "failed", "{failed}");
+    let unread = store
+        .receive(&dead, Duration::from_millis(100))
+        .await
+        .unwrap();
+    assert!(unread.is_empty(), "{unread:?}");
 }

@@ -316,20 +316,17 @@ impl Tasks {
         }
     }
 
-    pub(crate) async fn get(
-        &self,
-        id: &str,
-        caller: Option<&[u8]>,
-    ) -> Result<GetTaskResult, ErrorData> {
+    /// The task `id` for `caller`, as it stands: an unfinished task whose replica's lease has
+    /// lapsed is written `failed` first (it will never end there).
+    async fn current(&self, id: &str, caller: Option<&[u8]>) -> Result<StoredTask, ErrorData> {
         let task = self.find(id, caller).await?;
         if task.is_terminal() || task.replica == self.inner.replica {
-            return Ok(GetTaskResult::new(task.task));
+            return Ok(task);
         }
         let store = self.store();
         if store.alive(&task.replica).await.map_err(store_failed)? {
-            return Ok(GetTaskResult::new(task.task));
+            return Ok(task);
         }
-        // Its replica stopped renewing its lease: the task will never end there.
         let lease = *read(&self.inner.lease);
         let failed = ended(
             task,
@@ -345,19 +342,29 @@ impl Tasks {
             },
         );
         if store.save(&failed).await.map_err(store_failed)? {
-            return Ok(GetTaskResult::new(failed.task));
+            return Ok(failed);
         }
         // Written meanwhile (it ended, or another replica failed it first): that is the answer.
-        Ok(GetTaskResult::new(self.find(id, caller).await?.task))
+        self.find(id, caller).await
     }
 
+    pub(crate) async fn get(
+        &self,
+        id: &str,
+        caller: Option<&[u8]>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Ok(GetTaskResult::new(self.current(id, caller).await?.task))
+    }
+
+    /// Answers the task's questions. A task that has ended, its replica's included, takes no
+    /// answers: none is sent to a replica that will never read it.
     pub(crate) async fn update(
         &self,
         id: &str,
         caller: Option<&[u8]>,
         responses: impl IntoIterator<Item = (String, Value)>,
     ) -> Result<(), ErrorData> {
-        let task = self.find(id, caller).await?;
+        let task = self.current(id, caller).await?;
         if task.is_terminal() {
             return Ok(());
         }
@@ -366,7 +373,7 @@ impl Tasks {
     }
 
     pub(crate) async fn cancel(&self, id: &str, caller: Option<&[u8]>) -> Result<(), ErrorData> {
-        let task = self.find(id, caller).await?;
+        let task = self.current(id, caller).await?;
         if task.is_terminal() {
             return Ok(());
         }
