@@ -57,7 +57,7 @@ pub async fn http_authorized(
         .resource_name("Invoices");
     let auth = ResourceServer::new(JwtVerifier::new(issuer, resource), metadata)
         .required_scopes(["mcp:tools"])
-        .tool_scopes(&server);
+        .tool_scopes(server.clone());
     let tasks = server.clone();
     serve_on(listener, server, Some(&tasks), Some(auth)).await
 }
@@ -101,15 +101,15 @@ async fn serve_on(
         // rmcp's own limit never below the guard's.
         StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2),
     );
-    let mut service = HttpGuard::new(service)
+    let service = HttpGuard::new(service)
         .max_body_bytes(MAX_MESSAGE_BYTES)
         .sessions(sessions);
-    let mut router = axum::Router::new();
-    if let Some(auth) = auth {
-        router = router.route_service(&auth.metadata().well_known_path(), auth.metadata_service());
-        service = service.authorize(auth);
-    }
-    let router = router.nest_service("/mcp", service);
+    let router = match auth {
+        Some(auth) => axum::Router::new()
+            .route_service(&auth.metadata().well_known_path(), auth.metadata_service())
+            .nest_service("/mcp", auth.layer(service)),
+        None => axum::Router::new().nest_service("/mcp", service),
+    };
     println!("listening on http://{}/mcp", listener.local_addr()?);
     // Until Ctrl-C or SIGTERM: then no new connection, calls in flight and running tasks get
     // 30 s to finish.

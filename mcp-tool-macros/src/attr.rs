@@ -3,12 +3,11 @@
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Token};
 
 use crate::ctxt::{Ctxt, unknown_key_message};
-use crate::keys::{Seen, skip_value};
+use crate::keys::{Seen, describe_expr, list, skip_value};
 use crate::meta::meta_entries;
 use crate::symbol::*;
 use crate::unraw::unraw;
@@ -193,19 +192,6 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
     meta.path.get_ident().map(|i| i.to_string())
 }
 
-pub(crate) fn describe_expr(expr: &Expr) -> &'static str {
-    match expr {
-        Expr::Lit(lit) => match &lit.lit {
-            Lit::Str(_) => "a string",
-            Lit::Int(_) | Lit::Float(_) => "a number",
-            Lit::Bool(_) => "a bool",
-            _ => "a literal",
-        },
-        Expr::Path(_) => "a path",
-        _ => "an expression",
-    }
-}
-
 fn flag(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Flag>> {
     if meta.input.peek(syn::token::Paren) {
         let group: proc_macro2::Group = meta.input.parse()?;
@@ -265,23 +251,6 @@ fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<O
         ),
     );
     Ok(None)
-}
-
-/// `key(item, ...)`: the items inside the parentheses; `None`, reported with `usage` at the key,
-/// when the key has no parentheses.
-pub(crate) fn list<T: syn::parse::Parse>(
-    cx: &mut Ctxt,
-    meta: &ParseNestedMeta<'_>,
-    usage: &str,
-) -> syn::Result<Option<Punctuated<T, Token![,]>>> {
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(&meta.path, usage);
-        skip_value(meta)?;
-        return Ok(None);
-    }
-    let content;
-    syn::parenthesized!(content in meta.input);
-    Punctuated::parse_terminated(&content).map(Some)
 }
 
 /// `key("...", ...)`: a non-empty list of string literals, each accepted by `check` (given the

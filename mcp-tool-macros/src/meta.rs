@@ -4,8 +4,8 @@
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, Lit, LitStr, Token};
 
-use crate::attr::{describe_expr, list};
 use crate::ctxt::Ctxt;
+use crate::keys::{describe_expr, list};
 
 /// One `"key" = value` of `meta(...)`.
 struct MetaEntry {

@@ -109,6 +109,7 @@ pub mod toolbox;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod transport;
+mod version;
 
 /// The official Rust MCP SDK this crate serves through, re-exported so versions always match.
 #[cfg(feature = "rmcp")]

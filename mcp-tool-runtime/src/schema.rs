@@ -11,6 +11,7 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
 use crate::structured::{self, AllowNone, Shape};
+use crate::version::{PerRevision, Revision};
 
 /// A JSON Schema object, shared: schemas are built once and handed out by reference.
 ///
@@ -32,21 +33,43 @@ pub type SchemaObject = Arc<Map<String, Value>>;
 /// use mcp_tool_runtime::schema::{output_schema, OutputSchema};
 /// use mcp_tool_runtime::structured::Shape;
 ///
-/// let OutputSchema { schema, shape, schema_2026 } = output_schema::<Vec<u8>>(AllowNone::No);
-/// assert_eq!(shape, Shape::Wrapped);
-/// assert_eq!(schema["type"], "object");
-/// assert_eq!(schema_2026["type"], "array");
+/// let list: OutputSchema = output_schema::<Vec<u8>>(AllowNone::No);
+/// assert_eq!(list.shape(), Shape::Wrapped);
+/// assert_eq!(list.schema()["type"], "object");
+/// assert_eq!(list.schema_for(Some("2025-11-25"))["type"], "object");
+/// assert_eq!(list.schema_for(Some("2026-07-28"))["type"], "array");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputSchema {
+    /// Up to MCP 2025-11-25, the root always `"type": "object"`; from 2026-07-28 (SEP-2106) the
+    /// type's own schema, whatever its root (an array, a number, a string, an enum), admitting
+    /// the `{}` served for nothing.
+    schemas: PerRevision<SchemaObject>,
+    shape: Shape,
+}
+
+impl OutputSchema {
     /// The schema advertised as the tool's `outputSchema` up to MCP 2025-11-25. Its root is
     /// always `"type": "object"`.
-    pub schema: SchemaObject,
+    pub fn schema(&self) -> &SchemaObject {
+        self.schemas.get(Revision::Until2025_11_25)
+    }
+
+    /// The schema advertised to a client speaking `version`: [`schema`](Self::schema) up to
+    /// 2025-11-25, the type's own schema from 2026-07-28.
+    pub fn schema_for(&self, version: Option<&str>) -> &SchemaObject {
+        self.schemas.get(Revision::of(version))
+    }
+
     /// Whether payloads are served as is or wrapped under `result`, up to 2025-11-25.
-    pub shape: Shape,
-    /// The schema advertised from 2026-07-28 (SEP-2106): the type's own schema, whatever its
-    /// root (an array, a number, a string, an enum), admitting the `{}` served for nothing.
-    pub schema_2026: SchemaObject,
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The schemas, one per revision.
+    pub(crate) fn schemas(&self) -> &PerRevision<SchemaObject> {
+        &self.schemas
+    }
 }
 
 fn settings() -> SchemaSettings {
@@ -80,15 +103,15 @@ fn generator_for_input() -> SchemaGenerator {
 /// struct Invoice { number: String }
 ///
 /// let invoice = output_schema::<Invoice>(AllowNone::No);
-/// assert_eq!(invoice.shape, Shape::Object);
-/// assert_eq!(invoice.schema["type"], "object");
+/// assert_eq!(invoice.shape(), Shape::Object);
+/// assert_eq!(invoice.schema()["type"], "object");
 ///
 /// let maybe = output_schema::<Invoice>(AllowNone::Yes);
-/// assert_eq!(maybe.schema["anyOf"][0], serde_json::json!({"type": "object", "maxProperties": 0}));
+/// assert_eq!(maybe.schema()["anyOf"][0], serde_json::json!({"type": "object", "maxProperties": 0}));
 ///
 /// let list = output_schema::<Vec<Invoice>>(AllowNone::No);
-/// assert_eq!(list.shape, Shape::Wrapped);
-/// assert_eq!(list.schema["required"], serde_json::json!(["result"]));
+/// assert_eq!(list.shape(), Shape::Wrapped);
+/// assert_eq!(list.schema()["required"], serde_json::json!(["result"]));
 /// ```
 pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
     build_output_schema(
@@ -119,9 +142,8 @@ pub(crate) fn build_output_schema(root: Value, allow_none: AllowNone) -> OutputS
     if is_null_schema(&root) {
         let nothing = Arc::new(structured::nothing_schema());
         return OutputSchema {
-            schema: nothing.clone(),
+            schemas: PerRevision::all(nothing),
             shape: Shape::Object,
-            schema_2026: nothing,
         };
     }
     // A type that may serialize as `null` (`Option<T>` without `allow_none`,
@@ -133,17 +155,15 @@ pub(crate) fn build_output_schema(root: Value, allow_none: AllowNone) -> OutputS
         strip_null(&mut root);
     }
     let shape = Shape::of_schema(&root);
-    let mut schema = shape.output_schema(root.clone());
-    let mut schema_2026 = root;
-    if may_be_empty {
-        schema = structured::admit_nothing(schema);
-        schema_2026 = structured::admit_nothing(schema_2026);
-    }
-    OutputSchema {
-        schema: Arc::new(schema),
-        shape,
-        schema_2026: Arc::new(schema_2026),
-    }
+    let schemas = PerRevision::new(|revision| {
+        let schema = shape.at(revision).output_schema(root.clone());
+        Arc::new(if may_be_empty {
+            structured::admit_nothing(schema)
+        } else {
+            schema
+        })
+    });
+    OutputSchema { schemas, shape }
 }
 
 /// A nullable schema without its `null`: `anyOf: [T, {"type": "null"}]` becomes `T` (followed
@@ -430,7 +450,7 @@ mod tests {
             AllowNone::No,
         );
         assert_eq!(schema.shape, Shape::Object);
-        assert_eq!(schema.schema["type"], "object");
+        assert_eq!(schema.schema()["type"], "object");
     }
 
     #[test]
@@ -440,14 +460,14 @@ mod tests {
             AllowNone::No,
         );
         assert_eq!(schema.shape, Shape::Wrapped);
-        assert_eq!(schema.schema["properties"]["result"]["type"], "string");
-        assert!(schema.schema["$defs"]["A"].is_object());
+        assert_eq!(schema.schema()["properties"]["result"]["type"], "string");
+        assert!(schema.schema()["$defs"]["A"].is_object());
     }
 
     #[test]
     fn the_any_schema_admits_nothing_and_is_wrapped() {
         let schema = build_output_schema(json!(true), AllowNone::No);
         assert_eq!(schema.shape, Shape::Wrapped);
-        assert!(schema.schema["anyOf"].is_array());
+        assert!(schema.schema()["anyOf"].is_array());
     }
 }

@@ -15,6 +15,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::version::Revision;
+
 /// Whether a tool declared `allow_none`: its return type is an `Option` whose `None` is served as
 /// `{}`, and its `outputSchema` admits that `{}`.
 ///
@@ -22,7 +24,7 @@ use serde_json::{Map, Value, json};
 /// use mcp_tool_runtime::AllowNone;
 /// use mcp_tool_runtime::schema::output_schema;
 ///
-/// let schema = output_schema::<String>(AllowNone::Yes).schema;
+/// let schema = output_schema::<String>(AllowNone::Yes).schema().clone();
 /// assert!(schema["anyOf"].is_array());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,7 +52,7 @@ pub const RESULT_KEY: &str = "result";
 /// use mcp_tool_runtime::AllowNone;
 /// use mcp_tool_runtime::schema::output_schema;
 /// use mcp_tool_runtime::structured::WRAPPED_MARKER;
-/// assert_eq!(output_schema::<Vec<String>>(AllowNone::No).schema[WRAPPED_MARKER], true);
+/// assert_eq!(output_schema::<Vec<String>>(AllowNone::No).schema()[WRAPPED_MARKER], true);
 /// ```
 pub const WRAPPED_MARKER: &str = "x-mcp-wrapped";
 
@@ -111,12 +113,10 @@ impl Shape {
         }
     }
 
-    /// The shape a 2026-07-28 client is served: a type that is not an object as it is.
-    pub(crate) fn at_2026(shape: Option<Shape>) -> Shape {
-        match shape {
-            Some(Shape::Object) => Shape::Object,
-            _ => Shape::Raw,
-        }
+    /// The shape payloads of this shape are served in at `revision`: from 2026-07-28 a type
+    /// that is not an object as it is (SEP-2106).
+    pub(crate) fn at(self, revision: Revision) -> Shape {
+        shape_at(Some(self), revision).unwrap_or(self)
     }
 
     /// The output schema for a type's root schema: as is, or wrapped under `result`.
@@ -177,13 +177,17 @@ pub(crate) fn admit_nothing(mut root: Map<String, Value>) -> Map<String, Value> 
     into_map(schema)
 }
 
-/// The first protocol version whose `structuredContent` may be any JSON value (SEP-2106).
-pub const RAW_SINCE: &str = "2026-07-28";
-
-/// Whether a client speaking `version` is served payloads as they are (2026-07-28 on; dates
-/// compare as strings).
-pub(crate) fn serves_raw(version: Option<&str>) -> bool {
-    version.is_some_and(|v| v >= RAW_SINCE)
+/// The shape a tool's payloads are served in at `revision`, `shape` being its shape up to
+/// 2025-11-25 (`None`: a tool without an output schema): from 2026-07-28 any payload that is
+/// not an object is served as it is.
+pub(crate) fn shape_at(shape: Option<Shape>, revision: Revision) -> Option<Shape> {
+    match revision {
+        Revision::Until2025_11_25 => shape,
+        Revision::Since2026_07_28 => Some(match shape {
+            Some(Shape::Object) => Shape::Object,
+            _ => Shape::Raw,
+        }),
+    }
 }
 
 fn into_map(value: Value) -> Map<String, Value> {

@@ -25,7 +25,7 @@ pub struct Settings {
     pub max_sessions: usize,
     /// rmcp's idle timeout for a session (`SessionConfig::keep_alive`); rmcp's default if `None`.
     pub keep_alive: Option<Duration>,
-    /// `HttpGuard::authorize`, made once the address is known (the resource's URL names it);
+    /// `ResourceServer::layer` in front of the guard, made once the address is known (the resource's URL names it);
     /// its metadata document is served at its well-known path.
     pub auth: Option<Box<dyn FnOnce(SocketAddr) -> ResourceServer + Send>>,
 }
@@ -82,18 +82,19 @@ impl HttpServer {
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut guard = HttpGuard::new(service)
+        let guard = HttpGuard::new(service)
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
             .sessions(sessions);
-        let mut router = axum::Router::new();
-        if let Some(auth) = settings.auth {
-            let auth = auth(addr);
-            router =
-                router.route_service(&auth.metadata().well_known_path(), auth.metadata_service());
-            guard = guard.authorize(auth);
-        }
-        let router = router.nest_service("/mcp", guard);
+        let router = match settings.auth {
+            Some(auth) => {
+                let auth = auth(addr);
+                axum::Router::new()
+                    .route_service(&auth.metadata().well_known_path(), auth.metadata_service())
+                    .nest_service("/mcp", auth.layer(guard))
+            }
+            None => axum::Router::new().nest_service("/mcp", guard),
+        };
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, router).await;
         });

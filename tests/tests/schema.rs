@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use mcp_tool_runtime::{
     AllowNone, ResultOptions, build_tool_result, check_conforms, schema::InputSchemaBuilder,
-    schema::OutputSchema, schema::input_schema_of, schema::output_schema, structured::Shape,
-    structured::WRAPPED_MARKER,
+    schema::input_schema_of, schema::output_schema, structured::Shape, structured::WRAPPED_MARKER,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,7 +15,8 @@ fn conforms<T: Serialize + JsonSchema + 'static>(
     payload: &T,
     allow_none: AllowNone,
 ) -> Result<(), String> {
-    let OutputSchema { schema, shape, .. } = output_schema::<T>(allow_none);
+    let output = output_schema::<T>(allow_none);
+    let (schema, shape) = (output.schema(), output.shape());
     let result = build_tool_result(payload, &ResultOptions::new("t").shape(shape));
     let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &*schema});
     check_conforms(&entry, &serde_json::to_value(&result).unwrap())
@@ -39,7 +39,7 @@ struct Invoice {
 
 #[test]
 fn schemas_are_2020_12_without_a_schema_key_and_doc_comments_are_descriptions() {
-    let schema = output_schema::<Invoice>(AllowNone::No).schema;
+    let schema = output_schema::<Invoice>(AllowNone::No).schema().clone();
     assert!(schema.get("$schema").is_none());
     assert_eq!(schema["type"], "object");
     assert_eq!(
@@ -68,8 +68,8 @@ fn non_object_roots_are_wrapped_with_a_marker() {
         (output_schema::<Status>(AllowNone::No), None),
         (output_schema::<Cents>(AllowNone::No), Some("integer")),
     ] {
-        assert_eq!(schema.shape, Shape::Wrapped);
-        let root = &schema.schema;
+        assert_eq!(schema.shape(), Shape::Wrapped);
+        let root = schema.schema();
         assert_eq!(root["type"], "object");
         assert_eq!(root["required"], json!(["result"]));
         assert_eq!(root[WRAPPED_MARKER], true);
@@ -94,7 +94,9 @@ fn non_object_roots_are_wrapped_with_a_marker() {
 
 #[test]
 fn a_list_schema_refers_to_its_items_through_root_defs() {
-    let schema = output_schema::<Vec<Invoice>>(AllowNone::No).schema;
+    let schema = output_schema::<Vec<Invoice>>(AllowNone::No)
+        .schema()
+        .clone();
     let wrapped = Value::Object((*schema).clone());
     assert!(validates(
         &wrapped,
@@ -123,12 +125,12 @@ fn recursive_types_keep_working_plain_and_wrapped() {
     };
     conforms(&tree, AllowNone::No).unwrap();
     conforms(&vec![tree], AllowNone::No).unwrap();
-    let wrapped = Value::Object((*output_schema::<Vec<Tree>>(AllowNone::No).schema).clone());
+    let wrapped = Value::Object((**output_schema::<Vec<Tree>>(AllowNone::No).schema()).clone());
     assert!(!validates(
         &wrapped,
         &json!({"result": [{"label": "a", "children": [{"label": 5, "children": []}]}]})
     ));
-    let plain = Value::Object((*output_schema::<Tree>(AllowNone::No).schema).clone());
+    let plain = Value::Object((**output_schema::<Tree>(AllowNone::No).schema()).clone());
     assert!(!validates(
         &plain,
         &json!({"label": "a", "children": [{"label": 5, "children": []}]})
@@ -137,7 +139,7 @@ fn recursive_types_keep_working_plain_and_wrapped() {
 
 #[test]
 fn may_be_empty_admits_the_empty_object_but_not_a_partial_one() {
-    let schema = Value::Object((*output_schema::<Invoice>(AllowNone::Yes).schema).clone());
+    let schema = Value::Object((**output_schema::<Invoice>(AllowNone::Yes).schema()).clone());
     assert_eq!(schema["type"], "object");
     assert!(validates(&schema, &json!({})));
     assert!(validates(
@@ -146,14 +148,14 @@ fn may_be_empty_admits_the_empty_object_but_not_a_partial_one() {
     ));
     assert!(!validates(&schema, &json!({"number": "1"})));
 
-    let strict = Value::Object((*output_schema::<Invoice>(AllowNone::No).schema).clone());
+    let strict = Value::Object((**output_schema::<Invoice>(AllowNone::No).schema()).clone());
     assert!(!validates(&strict, &json!({})));
 }
 
 #[test]
 fn unit_is_served_and_described_as_the_empty_object() {
     let schema = output_schema::<()>(AllowNone::No);
-    let value = Value::Object((*schema.schema).clone());
+    let value = Value::Object((**schema.schema()).clone());
     assert!(validates(&value, &json!({})));
     assert!(!validates(&value, &json!({"a": 1})));
     conforms(&(), AllowNone::No).unwrap();
@@ -280,7 +282,7 @@ enum External {
 
 #[test]
 fn skip_and_rename_shape_the_schema_and_the_payload_alike() {
-    let schema = output_schema::<Renamed>(AllowNone::No).schema;
+    let schema = output_schema::<Renamed>(AllowNone::No).schema().clone();
     let properties = schema["properties"].as_object().unwrap();
     assert!(properties.contains_key("totalCents"));
     assert!(properties.contains_key("ID"));
@@ -346,7 +348,7 @@ fn every_serde_enum_tagging_conforms_to_its_own_schema() {
 #[test]
 fn a_payload_that_breaks_its_schema_is_caught() {
     // The check is not vacuous: a wrong tag fails.
-    let schema = output_schema::<Internal>(AllowNone::No).schema;
+    let schema = output_schema::<Internal>(AllowNone::No).schema().clone();
     let entry = json!({"name": "t", "inputSchema": {}, "outputSchema": &*schema});
     let wrong = json!({"content": [], "structuredContent": {"kind": "Cheque"}});
     assert!(check_conforms(&entry, &wrong).is_err());
@@ -355,7 +357,7 @@ fn a_payload_that_breaks_its_schema_is_caught() {
 #[test]
 fn the_any_type_is_wrapped_and_admits_nothing() {
     let schema = output_schema::<Value>(AllowNone::No);
-    assert_eq!(schema.shape, Shape::Wrapped);
+    assert_eq!(schema.shape(), Shape::Wrapped);
     conforms(&json!({"a": 1}), AllowNone::No).unwrap();
     conforms(&json!([1]), AllowNone::No).unwrap();
     conforms(&Value::Null, AllowNone::No).unwrap();
@@ -367,16 +369,16 @@ fn the_runtime_types_tools_return_describe_themselves_without_rustdoc_examples()
         ResourceContents, ResourceLink, content::Annotations, content::EmbeddedResource,
     };
     for schema in [
-        output_schema::<Vec<ResourceLink>>(AllowNone::No).schema,
-        output_schema::<ResourceContents>(AllowNone::No).schema,
-        output_schema::<EmbeddedResource>(AllowNone::No).schema,
-        output_schema::<Annotations>(AllowNone::No).schema,
+        output_schema::<Vec<ResourceLink>>(AllowNone::No).schema(),
+        output_schema::<ResourceContents>(AllowNone::No).schema(),
+        output_schema::<EmbeddedResource>(AllowNone::No).schema(),
+        output_schema::<Annotations>(AllowNone::No).schema(),
     ] {
         let text = serde_json::to_string(&*schema).unwrap();
         assert!(!text.contains("```"), "{text}");
         assert!(!text.contains("assert"), "{text}");
     }
-    let links =
-        serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(AllowNone::No).schema).unwrap();
+    let links = serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(AllowNone::No).schema())
+        .unwrap();
     assert!(links.contains("A link to a resource the client may read or subscribe to."));
 }

@@ -1,13 +1,16 @@
 //! Who is calling and what they may call: the verified [`Caller`] a tool reads from its context,
 //! and (feature `auth`) an OAuth 2.1 resource server in front of Streamable HTTP: the
-//! [`ResourceServer`] [`HttpGuard::authorize`](crate::transport::HttpGuard::authorize) runs, its
-//! [`ProtectedResourceMetadata`], and the [`TokenVerifier`] it asks ([`JwtVerifier`] ready-made).
+//! [`ResourceServer`], a tower layer ([`ResourceServer::layer`], [`Authorize`]) in front of
+//! [`HttpGuard`](crate::transport::HttpGuard), its [`ProtectedResourceMetadata`], and the
+//! [`TokenVerifier`] it asks ([`JwtVerifier`] ready-made).
 //! The [authorization guide](crate::guide::authorization) shows the whole setup and lists what
 //! is answered to each kind of request.
 
 mod caller;
 #[cfg(feature = "auth")]
 mod jwt;
+#[cfg(feature = "auth")]
+mod layer;
 #[cfg(feature = "auth")]
 mod metadata;
 #[cfg(feature = "auth")]
@@ -27,10 +30,13 @@ pub use jwt::{
 };
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use layer::Authorize;
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use metadata::ProtectedResourceMetadata;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-pub use resource_server::{DEFAULT_MAX_TOKEN_BYTES, MetadataService, ResourceServer};
+pub use resource_server::{DEFAULT_MAX_TOKEN_BYTES, MetadataService, ResourceServer, ToolScopes};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use verifier::{TokenError, TokenVerifier};

@@ -1,6 +1,6 @@
-//! [`ResourceServer`]: the OAuth 2.1 resource server [`HttpGuard`](crate::transport::HttpGuard)
-//! runs in front of rmcp when told to: bearer tokens verified before any body is read, the
-//! spec's 401 and 403 challenges, and the Protected Resource Metadata document.
+//! [`ResourceServer`]: the OAuth 2.1 resource server in front of the MCP endpoint (as a tower
+//! layer, see `layer`): bearer tokens verified before any body is read, the spec's 401 and 403
+//! challenges, and the Protected Resource Metadata document.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -22,14 +22,36 @@ pub const DEFAULT_MAX_TOKEN_BYTES: usize = 16 << 10;
 
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
-/// Where each tool's required scopes are looked up, by tool name.
-type ScopesOf = dyn Fn(&str) -> Option<Vec<&'static str>> + Send + Sync;
+/// Where each tool's required scopes are looked up, by tool name: a
+/// [`ToolboxServer`](crate::ToolboxServer) (its tools as they are when a call arrives), or a
+/// function for a handler that serves tools of its own as well.
+///
+/// ```
+/// use mcp_tool_runtime::auth::ToolScopes;
+///
+/// let scopes = |tool: &str| (tool == "void_invoice").then(|| vec!["invoices:write"]);
+/// assert_eq!(scopes.scopes("void_invoice"), Some(vec!["invoices:write"]));
+/// assert_eq!(scopes.scopes("nothing"), None);
+/// ```
+pub trait ToolScopes: Send + Sync + 'static {
+    /// The scopes a caller needs to call `tool` (empty when it needs none), or `None` when
+    /// there is no such tool.
+    fn scopes(&self, tool: &str) -> Option<Vec<&'static str>>;
+}
 
-/// An OAuth 2.1 resource server, as MCP's authorization spec asks of an HTTP server: given to
-/// [`HttpGuard::authorize`](crate::transport::HttpGuard::authorize), every request to the MCP
-/// endpoint must carry a bearer token the [`TokenVerifier`] accepts, and a `tools/call` one
-/// granting the tool's scopes; see the [module docs](super) for what is answered and when.
-/// Cheap to clone.
+impl<F> ToolScopes for F
+where
+    F: Fn(&str) -> Option<Vec<&'static str>> + Send + Sync + 'static,
+{
+    fn scopes(&self, tool: &str) -> Option<Vec<&'static str>> {
+        self(tool)
+    }
+}
+
+/// An OAuth 2.1 resource server, as MCP's authorization spec asks of an HTTP server: put in
+/// front of the MCP endpoint as a tower layer ([`layer`](Self::layer)), every request must
+/// carry a bearer token the [`TokenVerifier`] accepts, and a `tools/call` one granting the
+/// tool's scopes; see the [module docs](super) for what is answered and when. Cheap to clone.
 #[derive(Clone)]
 pub struct ResourceServer {
     inner: Arc<Inner>,
@@ -40,7 +62,7 @@ struct Inner {
     metadata: ProtectedResourceMetadata,
     metadata_url: String,
     required_scopes: Vec<String>,
-    scopes_of: Option<Arc<ScopesOf>>,
+    scopes_of: Option<Arc<dyn ToolScopes>>,
     max_token_bytes: usize,
     refused: AtomicU64,
 }
@@ -91,20 +113,9 @@ impl ResourceServer {
 
     /// Refuses a `tools/call` whose token lacks the tool's scopes (`scopes(...)` on
     /// `#[mcp_tool]`) with 403 `insufficient_scope`, before rmcp reads it, looking the tool up
-    /// in `server`'s tools as they are when the call arrives.
-    #[cfg(feature = "rmcp")]
-    pub fn tool_scopes(self, server: &crate::ToolboxServer) -> Self {
-        let server = server.clone();
-        self.tool_scopes_with(move |tool| server.toolbox().scopes(tool).map(<[_]>::to_vec))
-    }
-
-    /// Like [`tool_scopes`](Self::tool_scopes), with the lookup given as a function (for a
-    /// handler that serves tools of its own as well).
-    pub fn tool_scopes_with(
-        self,
-        scopes_of: impl Fn(&str) -> Option<Vec<&'static str>> + Send + Sync + 'static,
-    ) -> Self {
-        let scopes_of: Arc<ScopesOf> = Arc::new(scopes_of);
+    /// in `scopes`: a [`ToolboxServer`](crate::ToolboxServer) (a clone of it), or a function.
+    pub fn tool_scopes(self, scopes: impl ToolScopes) -> Self {
+        let scopes_of: Arc<dyn ToolScopes> = Arc::new(scopes);
         self.with(|i| i.scopes_of = Some(scopes_of))
     }
 
@@ -188,7 +199,7 @@ impl ResourceServer {
         let Some(scopes_of) = &self.inner.scopes_of else {
             return Ok(());
         };
-        let Some(scopes) = scopes_of(tool) else {
+        let Some(scopes) = scopes_of.scopes(tool) else {
             return Ok(());
         };
         if caller.missing_scopes(&scopes).is_empty() {

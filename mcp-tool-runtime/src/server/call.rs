@@ -2,6 +2,7 @@
 //! finishes, waits on the client (an input-required result, 2026-07-28), or the client cancels;
 //! and what goes wrong around a call becomes the JSON-RPC error MCP asks for.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
@@ -10,129 +11,321 @@ use rmcp::model::{CallToolResponse, CustomRequest, CustomResult, ErrorCode, Inpu
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::convert::to_rmcp_result;
+use super::errors::{CANCELLED, cancelled, missing_capability, unknown_tool};
 use super::input::{Binding, Input};
+use super::limits::Limits;
 use super::live::Live;
+use super::request::Request;
 use super::shared::Shared;
-use super::tasks;
+use super::tasks::{self, Escalation};
 use super::telemetry::{CallSpan, Outcome};
-use super::version::is_2026_07_28;
-use crate::auth::Caller;
-use crate::context::{Capability, RequestInfo, ToolContext};
+use crate::context::ToolContext;
 use crate::message::describe;
-use crate::toolbox::UnknownTool;
+use crate::tool::TaskSupport;
+use crate::toolbox::{Toolbox, UnknownTool};
+use crate::version::Revision;
 
 /// Serves one `tools/call` of the tool `name`, well-formed or not: every call, whatever its
-/// shape, runs here, where the client's cancellation drops it, inside its `tracing` span.
+/// shape, enters here. The request is read once, the call is counted against the limits and
+/// runs inside its `tracing` span, the tool is looked up once, and the call is served as its
+/// kind says: [`ordinary`], [`as_task`] or [`escalating`].
 pub(crate) async fn serve_call(
     shared: &Arc<Shared>,
     name: &str,
     arguments: Value,
-    input_responses: Option<InputResponses>,
-    request_state: Option<String>,
-    context: RequestContext<RoleServer>,
+    input: (Option<InputResponses>, Option<String>),
+    mut context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let call = CallSpan::start(name, &context, verified_caller(&context).as_deref());
-    let span = call.span.clone();
-    let response: Result<CallToolResponse, ErrorData> = async move {
+    let request = Request::read(&mut context);
+    let span = CallSpan::start(name, &request);
+    let response = async {
         let limits = shared.limits();
-        let _slot = shared.quotas.call(
+        let _slot = shared.quotas.acquire_call(
             &context.peer,
             limits.max_calls_per_session,
             limits.max_calls,
         )?;
-        let snapshot = shared.snapshot();
-        let support = snapshot.toolbox.task_support(name).unwrap_or_default();
-        let mut escalating = None;
-        if tasks::runs_as_task(support, &context)? {
-            let owner = caller(&context);
-            if snapshot.toolbox.task_escalates(name) {
-                escalating = Some((tasks::request_info(&context), owner));
-            } else {
-                let toolbox = snapshot.toolbox.clone();
-                return shared
-                    .tasks
-                    .start(shared, toolbox, name, arguments, context, owner)
-                    .await;
-            }
-        }
-        let binding = is_2026_07_28(&context)
-            .then(|| Binding::new(name, &arguments, caller(&context).as_deref()));
-        let input = match &binding {
-            Some(binding) => Some(Arc::new(shared.seal.open(
-                binding,
-                input_responses,
-                request_state,
-            )?)),
-            None => None,
+        let toolbox = shared.snapshot().toolbox.clone();
+        let (support, escalates) = toolbox.task_kind(name).ok_or_else(|| {
+            unknown_tool(UnknownTool {
+                name: name.to_owned(),
+            })
+        })?;
+        let call = Call {
+            shared,
+            toolbox,
+            name,
+            arguments,
+            limits,
+            request,
+            context,
         };
-        let ct = context.ct.clone();
-        let live = Live::new(context, shared.clone(), input.clone());
-        if let Some((info, owner)) = escalating {
-            return escalating_call(
-                shared,
-                snapshot.toolbox.clone(),
-                name,
-                arguments,
-                live,
-                ct.cancelled_owned(),
-                &input,
-                &binding,
-                info,
-                owner,
-            )
-            .await;
+        match Kind::of(support, escalates, call.request.declares_tasks())? {
+            Kind::Ordinary => ordinary(call, input).await,
+            Kind::Task => as_task(call).await,
+            Kind::Escalating => escalating(call, input).await,
         }
-        let tool_context = ToolContext::new(Box::new(live));
-        let call = snapshot
-            .toolbox
-            .call_tool_with(name, arguments, tool_context.clone());
-        let waiting = waiting_for_input(&input, &binding);
-        let outcome = tokio::select! {
-            biased;
-            outcome = call => outcome,
-            (input, binding) = waiting => {
-                tool_context.finish();
-                return shared.seal.input_required(binding, input);
-            }
-            () = ct.cancelled() => {
-                tool_context.finish();
-                return Err(cancelled(name));
-            }
-        };
-        answer(outcome, input.as_deref())
     }
-    .instrument(span)
+    .instrument(span.span.clone())
     .await;
-    call.finish(
-        match &response {
-            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-                Outcome::ToolError
-            }
-            Ok(CallToolResponse::InputRequired(_)) => Outcome::InputRequired,
-            Ok(_) => Outcome::Ok,
-            Err(error) if error.code == CANCELLED => Outcome::Cancelled,
-            Err(_) => Outcome::Error,
-        },
-        &shared.metrics,
-    );
+    span.finish(outcome_of(&response), &shared.metrics);
     response
+}
+
+/// One call, as [`serve_call`] hands it to the function serving its kind.
+struct Call<'a> {
+    shared: &'a Arc<Shared>,
+    /// The tools as they were when the call arrived: the call runs in them.
+    toolbox: Arc<Toolbox>,
+    name: &'a str,
+    arguments: Value,
+    limits: Limits,
+    request: Request,
+    context: RequestContext<RoleServer>,
+}
+
+/// What a call becomes.
+enum Kind {
+    /// Answered when the tool ends (or asks the client, at 2026-07-28).
+    Ordinary,
+    /// Answered at once with a task the tool runs as.
+    Task,
+    /// Ordinary until the body escalates, then a task.
+    Escalating,
+}
+
+impl Kind {
+    /// The kind of a call of a tool with `support` (escalating or not), from a client that
+    /// `declares_tasks` or not; the spec's -32021 for a task-only tool the client cannot have.
+    fn of(support: TaskSupport, escalates: bool, declares_tasks: bool) -> Result<Kind, ErrorData> {
+        Ok(match tasks::runs_as_task(support, declares_tasks)? {
+            false => Kind::Ordinary,
+            true if escalates => Kind::Escalating,
+            true => Kind::Task,
+        })
+    }
+}
+
+/// How a served call ended, as its span and metrics record it.
+fn outcome_of(response: &Result<CallToolResponse, ErrorData>) -> Outcome {
+    match response {
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            Outcome::ToolError
+        }
+        Ok(CallToolResponse::InputRequired(_)) => Outcome::InputRequired,
+        Ok(_) => Outcome::Ok,
+        Err(error) if error.code == CANCELLED => Outcome::Cancelled,
+        Err(_) => Outcome::Error,
+    }
+}
+
+/// A call answered when its tool ends.
+async fn ordinary(
+    call: Call<'_>,
+    input: (Option<InputResponses>, Option<String>),
+) -> Result<CallToolResponse, ErrorData> {
+    let Call {
+        shared,
+        toolbox,
+        name,
+        arguments,
+        request,
+        context,
+        ..
+    } = call;
+    let live = open(shared, name, &arguments, request, context, input)?;
+    let tool_context = ToolContext::new(Box::new(live.channel));
+    let input = live.input;
+    let answered = {
+        let call = toolbox.call_tool_with(name, arguments, tool_context.clone());
+        let input = input.as_ref().map(|(input, _)| input.clone());
+        async move { answer(call.await, input.as_deref()) }
+    };
+    race(
+        answered,
+        &tool_context,
+        live.shared,
+        name,
+        &input,
+        &live.cancelled,
+    )
+    .await
+}
+
+/// A call answered at once with a task the tool runs as, owned by the caller.
+async fn as_task(call: Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    let Call {
+        shared,
+        toolbox,
+        name,
+        arguments,
+        limits,
+        mut request,
+        ..
+    } = call;
+    let meta = std::mem::take(&mut request.meta);
+    let info = request.info(meta);
+    let name = name.to_owned();
+    shared
+        .tasks
+        .start(
+            &limits,
+            &shared.quotas.refused,
+            info,
+            request.key.as_ref(),
+            move |context| async move { toolbox.call_tool_with(&name, arguments, context).await },
+        )
+        .await
+}
+
+/// A call of a tool declared `escalates`, from a client that declared the tasks extension: an
+/// ordinary call (its questions asked with input-required results) until the body calls
+/// `ctx.escalate()`, then answered with a task the body goes on as. The body runs on a task of
+/// its own, so that it outlives this request once escalated; until then, it is stopped with it.
+async fn escalating(
+    call: Call<'_>,
+    input: (Option<InputResponses>, Option<String>),
+) -> Result<CallToolResponse, ErrorData> {
+    /// Stops the body when the call ends other than as a task (dropped, too).
+    struct StopUnlessTask(Option<tokio::task::AbortHandle>);
+    impl Drop for StopUnlessTask {
+        fn drop(&mut self) {
+            if let Some(body) = self.0.take() {
+                body.abort();
+            }
+        }
+    }
+    let Call {
+        shared,
+        toolbox,
+        name,
+        arguments,
+        limits,
+        request,
+        context,
+    } = call;
+    let owner = request.key.clone();
+    let info = request.info(request.meta.clone());
+    let live = open(shared, name, &arguments, request, context, input)?;
+    let escalation = Escalation::new();
+    let tool_context = escalation.context(Box::new(live.channel));
+    let (answer_tx, answered) = tokio::sync::oneshot::channel();
+    let body = tokio::spawn({
+        let (escalation, tool_context, tool) =
+            (escalation.clone(), tool_context.clone(), name.to_owned());
+        async move {
+            let call = toolbox.call_tool_with(&tool, arguments, tool_context.clone());
+            escalation.run(call, tool_context, answer_tx).await;
+        }
+    });
+    let mut stop = StopUnlessTask(Some(body.abort_handle()));
+    let shared = live.shared;
+    let input = live.input;
+    let ended = async {
+        let missing = input.as_ref().map(|(input, _)| &**input);
+        tokio::select! {
+            biased;
+            outcome = answered => match outcome {
+                Ok(outcome) => answer(outcome, missing),
+                Err(_) => Err(ErrorData::internal_error("the tool stopped without an answer", None)),
+            },
+            () = escalation.requested() => {
+                let task = shared
+                    .tasks
+                    .adopt(&limits, &shared.quotas.refused, &escalation, info, owner.as_ref())
+                    .await;
+                if task.is_ok() {
+                    stop.0 = None;
+                }
+                task
+            }
+        }
+    };
+    race(ended, &tool_context, shared, name, &input, &live.cancelled).await
+}
+
+/// What an ordinary or escalating call talks to the client through, opened from its request.
+struct Opened<'a> {
+    shared: &'a Arc<Shared>,
+    channel: Live,
+    /// At 2026-07-28: the call's input (answers it may use, questions it asks) and what a
+    /// `requestState` of it is bound to.
+    input: Option<(Arc<Input>, Binding)>,
+    cancelled: CancellationToken,
+}
+
+/// The channel of a call of `name` with `arguments`: at 2026-07-28, with the answers its
+/// `input` (`inputResponses`, `requestState`) brings, refused when the state does not verify
+/// for this call.
+fn open<'a>(
+    shared: &'a Arc<Shared>,
+    name: &str,
+    arguments: &Value,
+    request: Request,
+    context: RequestContext<RoleServer>,
+    (responses, state): (Option<InputResponses>, Option<String>),
+) -> Result<Opened<'a>, ErrorData> {
+    let input = match request.revision.is_2026_07_28() {
+        true => {
+            let binding = Binding::new(name, arguments, request.key.as_ref());
+            let input = Arc::new(shared.seal.open(&binding, responses, state)?);
+            Some((input, binding))
+        }
+        false => None,
+    };
+    let cancelled = context.ct.clone();
+    let channel = Live::new(
+        context,
+        request,
+        shared.clone(),
+        input.as_ref().map(|(input, _)| input.clone()),
+    );
+    Ok(Opened {
+        shared,
+        channel,
+        input,
+        cancelled,
+    })
+}
+
+/// Runs a call until `ended` answers it, its tool waits on the client (an input-required
+/// result, 2026-07-28), or the client cancels: the race every call that answers its request
+/// runs.
+async fn race(
+    ended: impl Future<Output = Result<CallToolResponse, ErrorData>>,
+    tool_context: &ToolContext,
+    shared: &Shared,
+    name: &str,
+    input: &Option<(Arc<Input>, Binding)>,
+    cancelled_by_client: &CancellationToken,
+) -> Result<CallToolResponse, ErrorData> {
+    tokio::select! {
+        biased;
+        response = ended => response,
+        (input, binding) = waiting_for_input(input) => {
+            tool_context.finish();
+            shared.seal.input_required(binding, input)
+        }
+        () = cancelled_by_client.cancelled() => {
+            tool_context.finish();
+            Err(cancelled(name))
+        }
+    }
 }
 
 /// Completes, with the call's input, when the tool waits on a client request (2026-07-28); never
 /// for a call without input (2025 versions).
-async fn waiting_for_input<'a>(
-    input: &'a Option<Arc<Input>>,
-    binding: &'a Option<Binding>,
-) -> (&'a Arc<Input>, &'a Binding) {
-    match (input, binding) {
-        (Some(input), Some(binding)) => {
+async fn waiting_for_input(input: &Option<(Arc<Input>, Binding)>) -> (&Arc<Input>, &Binding) {
+    match input {
+        Some((input, binding)) => {
             input.waiting.notified().await;
             (input, binding)
         }
-        _ => std::future::pending().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -155,132 +348,10 @@ fn answer(
     }
 }
 
-/// A call of a tool declared `escalates`, from a client that declared the tasks extension: an
-/// ordinary call (its questions asked with input-required results) until the body calls
-/// `ctx.escalate()`, then answered with a task the body goes on as. The body runs on a task of
-/// its own, so that it outlives this request once escalated; until then, it is stopped with it.
-#[allow(clippy::too_many_arguments)]
-async fn escalating_call(
-    shared: &Arc<Shared>,
-    toolbox: Arc<crate::Toolbox>,
-    name: &str,
-    arguments: Value,
-    live: Live,
-    cancelled_by_client: impl std::future::Future<Output = ()>,
-    input: &Option<Arc<Input>>,
-    binding: &Option<Binding>,
-    info: RequestInfo,
-    owner: Option<Vec<u8>>,
-) -> Result<CallToolResponse, ErrorData> {
-    /// Stops the body when the call ends other than as a task (dropped, too).
-    struct StopUnlessTask(Option<tokio::task::AbortHandle>);
-    impl Drop for StopUnlessTask {
-        fn drop(&mut self) {
-            if let Some(body) = self.0.take() {
-                body.abort();
-            }
-        }
-    }
-    let escalation = tasks::Escalation::new();
-    let tool_context = escalation.context(Box::new(live));
-    let (answer_tx, answered) = tokio::sync::oneshot::channel();
-    let body = tokio::spawn({
-        let (escalation, tool_context, tool) =
-            (escalation.clone(), tool_context.clone(), name.to_owned());
-        async move {
-            let call = toolbox.call_tool_with(&tool, arguments, tool_context.clone());
-            escalation.run(call, tool_context, answer_tx).await;
-        }
-    });
-    let mut stop = StopUnlessTask(Some(body.abort_handle()));
-    let waiting = waiting_for_input(input, binding);
-    tokio::select! {
-        biased;
-        outcome = answered => match outcome {
-            Ok(outcome) => answer(outcome, input.as_deref()),
-            Err(_) => Err(ErrorData::internal_error("the tool stopped without an answer", None)),
-        },
-        (input, binding) = waiting => {
-            tool_context.finish();
-            shared.seal.input_required(binding, input)
-        }
-        () = escalation.requested() => {
-            let task = shared.tasks.adopt(shared, &escalation, info, owner).await;
-            if task.is_ok() {
-                stop.0 = None;
-            }
-            task
-        }
-        () = cancelled_by_client => {
-            tool_context.finish();
-            Err(cancelled(name))
-        }
-    }
-}
-
-/// JSON-RPC -32021 (MissingRequiredClientCapability, HTTP 400 over Streamable HTTP), with
-/// `data.requiredCapabilities` naming `capability`.
-fn missing_capability(capability: Capability) -> ErrorData {
-    let mut required = serde_json::Map::new();
-    required.insert(
-        capability.name().to_owned(),
-        Value::Object(Default::default()),
-    );
-    ErrorData::new(
-        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
-        format!(
-            "the tool needs the client's `{}` capability, which the request did not declare",
-            capability.name()
-        ),
-        Some(serde_json::json!({ "requiredCapabilities": required })),
-    )
-}
-
-/// Who is calling, for binding a `requestState` to its caller: the verified caller's subject and
-/// client when the request was authorized, otherwise the credential the HTTP request came with
-/// (its `Authorization` header), if any. Over stdio, and over HTTP without credentials, there is
-/// none: one process serves one client, or anyone who can reach the server is the same caller
-/// to it.
-pub(crate) fn caller(context: &RequestContext<RoleServer>) -> Option<Vec<u8>> {
-    if let Some(caller) = verified_caller(context) {
-        // Stable across token refreshes; the two parts cannot run together (NUL between).
-        let mut key = b"verified\0".to_vec();
-        key.extend_from_slice(caller.subject().unwrap_or_default().as_bytes());
-        key.push(0);
-        key.extend_from_slice(caller.client().unwrap_or_default().as_bytes());
-        return Some(key);
-    }
-    #[cfg(feature = "http")]
-    {
-        let parts = context.extensions.get::<http::request::Parts>()?;
-        let credential = parts.headers.get(http::header::AUTHORIZATION)?;
-        Some(credential.as_bytes().to_vec())
-    }
-    #[cfg(not(feature = "http"))]
-    {
-        None
-    }
-}
-
-/// The caller an authorizing HTTP layer verified for this request (see
-/// [`auth`](crate::auth)), if any: it travels in the HTTP request's extensions.
-pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<Arc<Caller>> {
-    #[cfg(feature = "http")]
-    {
-        let parts = context.extensions.get::<http::request::Parts>()?;
-        parts.extensions.get::<Arc<Caller>>().cloned()
-    }
-    #[cfg(not(feature = "http"))]
-    {
-        let _ = context;
-        None
-    }
-}
-
 /// The tools being served now, as rmcp routes that serve each call like [`serve_call`].
 pub(crate) fn router<S: Send + Sync + 'static>(shared: &Arc<Shared>) -> ToolRouter<S> {
     let mut router = ToolRouter::new();
-    for tool in &shared.snapshot().tools {
+    for tool in shared.snapshot().tools_for(Revision::Until2025_11_25) {
         let shared = shared.clone();
         router.add_route(ToolRoute::new_dyn(
             tool.clone(),
@@ -299,8 +370,7 @@ pub(crate) fn router<S: Send + Sync + 'static>(shared: &Arc<Shared>) -> ToolRout
                         &shared,
                         &name,
                         arguments.map_or(Value::Null, Value::Object),
-                        input_responses,
-                        request_state,
+                        (input_responses, request_state),
                         request_context,
                     )
                     .await
@@ -376,8 +446,7 @@ pub(crate) async fn custom_request(
         shared,
         &name,
         arguments,
-        input_responses,
-        request_state,
+        (input_responses, request_state),
         context,
     )
     .await?;
@@ -390,26 +459,4 @@ pub(crate) async fn custom_request(
     }
     .map(CustomResult)
     .map_err(|e| ErrorData::internal_error(e.to_string(), None))
-}
-
-/// The code of [`cancelled`]: JSON-RPC reserves none for it; -32800 is the one LSP uses.
-const CANCELLED: ErrorCode = ErrorCode(-32800);
-
-/// What the handler returns for a call the client cancelled. MCP says a cancelled request SHOULD
-/// get no response, and rmcp sends none (the `over_the_wire` tests check it); this value only
-/// ends the handler.
-fn cancelled(tool: &str) -> ErrorData {
-    ErrorData::new(
-        CANCELLED,
-        format!("the call of tool `{tool}` was cancelled by the client"),
-        None,
-    )
-}
-
-/// An unknown tool: a JSON-RPC error (-32602, invalid params) naming it.
-fn unknown_tool(UnknownTool { name }: UnknownTool) -> ErrorData {
-    ErrorData::invalid_params(
-        format!("unknown tool `{name}`"),
-        Some(serde_json::json!({ "tool": name })),
-    )
 }

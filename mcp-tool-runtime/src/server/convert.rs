@@ -1,6 +1,7 @@
 //! The toolbox in rmcp's model: `tools/list` entries converted once per change, and results
 //! handed to rmcp by moving what they hold.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject, ResultType, Tool};
@@ -8,6 +9,7 @@ use rmcp::model::{CallToolResult, ContentBlock, MetaObject, ResultType, Tool};
 use crate::content::{Content, TextContent};
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
+use crate::version::{PerRevision, Revision};
 
 /// A `tools/list` entry rmcp would not accept (a bug in this crate, reported rather than hidden).
 ///
@@ -29,10 +31,10 @@ pub struct ServeError {
 /// The toolbox and its `tools/list` entries in rmcp's model, converted once per change.
 pub(crate) struct Snapshot {
     pub(crate) toolbox: Arc<Toolbox>,
-    /// As served up to 2025-11-25.
-    pub(crate) tools: Vec<Tool>,
-    /// As served from 2026-07-28 (each `outputSchema` the type's own, SEP-2106).
-    pub(crate) tools_2026: Vec<Tool>,
+    /// The entries per revision (from 2026-07-28 each `outputSchema` the type's own, SEP-2106).
+    pub(crate) tools: PerRevision<Vec<Tool>>,
+    /// Where each tool's entry is in `tools`, by name.
+    index: HashMap<String, usize>,
 }
 
 impl Snapshot {
@@ -50,27 +52,30 @@ impl Snapshot {
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
-        let tools = convert(toolbox.list_tools())?;
-        let tools_2026 = convert(toolbox.list_tools_for(Some(crate::structured::RAW_SINCE)))?;
+        let tools = PerRevision::try_new(|revision| convert(toolbox.definitions(revision)))?;
+        let index = toolbox
+            .list_tools()
+            .iter()
+            .enumerate()
+            .map(|(at, definition)| (definition.name.to_string(), at))
+            .collect();
         Ok(Snapshot {
             toolbox: Arc::new(toolbox),
             tools,
-            tools_2026,
+            index,
         })
     }
 
     /// The entries a client speaking `version` is served.
-    pub(crate) fn tools_for(&self, version: Option<&str>) -> &[Tool] {
-        if crate::structured::serves_raw(version) {
-            &self.tools_2026
-        } else {
-            &self.tools
-        }
+    pub(crate) fn tools_for(&self, revision: Revision) -> &[Tool] {
+        self.tools.get(revision)
     }
 
-    /// The entry of the tool `name`.
+    /// The entry of the tool `name` (as served up to 2025-11-25), found by name in a map, not
+    /// by scanning the list.
     pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|t| t.name == name)
+        let at = *self.index.get(name)?;
+        self.tools.get(Revision::Until2025_11_25).get(at)
     }
 }
 

@@ -13,18 +13,19 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::call::{caller, custom_request, router, serve_call, verified_caller};
+use super::call::{custom_request, router, serve_call};
 use super::changes::{Changes, UpdateError};
 use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
 use super::limits::{Limits, LimitsError};
 use super::quota::Refusals;
+use super::request::{CallerKey, verified_caller};
 use super::shared::{CacheHints, Shared};
 use super::tasks::TaskStore;
-use super::version::is_2026_07_28;
 use crate::sync::{lock, write};
 use crate::toolbox::Toolbox;
+use crate::version::Revision;
 
 /// An rmcp server handler answering `tools/list` and `tools/call` from a [`Toolbox`].
 ///
@@ -327,9 +328,21 @@ impl ToolboxServer {
         self.shared
             .changes
             .listen(wants, sink, cancelled, || {
-                self.shared.quotas.listen_stream(limit)
+                self.shared.quotas.acquire_listen_stream(limit)
             })
             .await
+    }
+}
+
+/// The resource server looks each tool's scopes up in the tools as they are when a call arrives.
+#[cfg(feature = "auth")]
+impl crate::auth::ToolScopes for ToolboxServer {
+    fn scopes(&self, tool: &str) -> Option<Vec<&'static str>> {
+        self.shared
+            .snapshot()
+            .toolbox
+            .scopes(tool)
+            .map(<[_]>::to_vec)
     }
 }
 
@@ -355,7 +368,8 @@ impl ServerHandler for ToolboxServer {
     ) -> Result<ListToolsResult, ErrorData> {
         let snapshot = self.shared.snapshot();
         let version = context.protocol_version();
-        let listed = snapshot.tools_for(version.as_ref().map(|v| v.as_str()));
+        let revision = Revision::of(version.as_ref().map(|v| v.as_str()));
+        let listed = snapshot.tools_for(revision);
         let by_scope = self
             .shared
             .list_by_scope
@@ -375,7 +389,7 @@ impl ServerHandler for ToolboxServer {
             None => listed.to_vec(),
         };
         let mut result = ListToolsResult::with_all_items(tools);
-        if is_2026_07_28(&context) {
+        if revision.is_2026_07_28() {
             let hints = *lock(&self.shared.cache);
             result.ttl_ms = Some(hints.ttl_ms);
             result.cache_scope = Some(if by_scope {
@@ -399,8 +413,7 @@ impl ServerHandler for ToolboxServer {
             &self.shared,
             &request.name,
             request.arguments.map_or(Value::Null, Value::Object),
-            request.input_responses,
-            request.request_state,
+            (request.input_responses, request.request_state),
             context,
         )
         .await
@@ -458,7 +471,7 @@ impl ServerHandler for ToolboxServer {
     ) -> Result<GetTaskResult, ErrorData> {
         self.shared
             .tasks
-            .get(&request.task_id, caller(&context).as_deref())
+            .get(&request.task_id, CallerKey::of_request(&context).as_ref())
             .await
     }
 
@@ -472,7 +485,7 @@ impl ServerHandler for ToolboxServer {
             .tasks
             .update(
                 &request.task_id,
-                caller(&context).as_deref(),
+                CallerKey::of_request(&context).as_ref(),
                 request.input_responses,
             )
             .await
@@ -486,7 +499,7 @@ impl ServerHandler for ToolboxServer {
     ) -> Result<(), ErrorData> {
         self.shared
             .tasks
-            .cancel(&request.task_id, caller(&context).as_deref())
+            .cancel(&request.task_id, CallerKey::of_request(&context).as_ref())
             .await
     }
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::limits::DEFAULT_REQUEST_STATE_TTL;
+use super::request::CallerKey;
 use crate::context::{Capability, ClientRequest, ClientRequestError};
 use crate::message::{describe, quote};
 use crate::sync::{lock, read, write};
@@ -35,7 +36,7 @@ pub(crate) struct Binding([u8; 32]);
 impl Binding {
     /// The binding of a call of `tool` with `arguments` by `caller` (the credential the request
     /// came with, if any). The arguments are digested as they serialize, without a copy.
-    pub(crate) fn new(tool: &str, arguments: &Value, caller: Option<&[u8]>) -> Binding {
+    pub(crate) fn new(tool: &str, arguments: &Value, caller: Option<&CallerKey>) -> Binding {
         use sha2::Digest;
         /// Feeds serialized JSON straight into the digest.
         struct Feed<'a>(&'a mut sha2::Sha256);
@@ -50,7 +51,7 @@ impl Binding {
         }
         let mut digest = sha2::Sha256::new();
         digest.update(b"mcp-tool-runtime requestState binding v1\0");
-        for part in [Some(tool.as_bytes()), caller] {
+        for part in [Some(tool.as_bytes()), caller.map(CallerKey::as_bytes)] {
             match part {
                 Some(bytes) => {
                     digest.update((bytes.len() as u64).to_be_bytes());
@@ -263,13 +264,14 @@ fn random_key() -> Vec<u8> {
 mod tests {
     use serde_json::json;
 
-    use super::Binding;
+    use super::{Binding, CallerKey};
 
     #[test]
     fn a_binding_changes_with_the_tool_the_arguments_and_the_caller() {
         let args = json!({"invoice": "INV-1"});
         let of = |tool: &str, args: &serde_json::Value, caller: Option<&[u8]>| {
-            Binding::new(tool, args, caller).0
+            let caller = caller.map(CallerKey::from_bytes);
+            Binding::new(tool, args, caller.as_ref()).0
         };
         let base = of("remind", &args, None);
         assert_eq!(base, of("remind", &json!({"invoice": "INV-1"}), None));

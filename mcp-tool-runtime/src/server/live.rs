@@ -10,62 +10,43 @@ use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
-use super::call::verified_caller;
 use super::input::{Input, invalid_request};
-use super::levels::level_of;
 use super::quota::count;
+use super::request::Request;
 use super::shared::Shared;
-use crate::auth::Caller;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
 };
 use crate::sync::lock;
 
 pub(crate) struct Live {
-    /// The request's context. Its `_meta` has been moved into `meta`: a call keeps one copy.
+    /// The request's context. Its `_meta` has been moved into `request`: a call keeps one copy.
     context: RequestContext<RoleServer>,
+    /// What the request says, read once where it entered.
+    request: Request,
     /// The server's: the session's log level, the limits on client requests.
     shared: Arc<Shared>,
     /// `Some` at 2026-07-28: client requests are answered from here or become `inputRequests`.
     input: Option<Arc<Input>>,
-    /// The request's `_meta`, moved out of the context, until the tool first reads the request.
+    /// The request's `_meta`, until the tool first reads the request.
     meta: Mutex<Option<Map<String, Value>>>,
-    /// What the context's `_meta` (or, for a 2025 session, its handshake) says, read before
-    /// `_meta` was moved.
-    protocol_version: Option<String>,
-    client_capabilities: Option<Map<String, Value>>,
-    log_level: Option<LogLevel>,
-    caller: Option<Arc<Caller>>,
 }
 
 impl Live {
-    /// The channel for a call of `context`: what the call needs of its `_meta` is read, and the
-    /// `_meta` itself is moved out (never copied), so a waiting call holds it once.
+    /// The channel for a call of `context`, which says what `request` read of it.
     pub(crate) fn new(
-        mut context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
+        mut request: Request,
         shared: Arc<Shared>,
         input: Option<Arc<Input>>,
     ) -> Live {
-        let object = |value: serde_json::Result<Value>| match value {
-            Ok(Value::Object(map)) => Some(map),
-            _ => None,
-        };
-        let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
-        let client_capabilities = context
-            .client_capabilities()
-            .and_then(|c| object(serde_json::to_value(c)));
-        let log_level = context.meta.log_level().map(level_of);
-        let caller = verified_caller(&context);
-        let meta = std::mem::take(&mut context.meta.0.0);
+        let meta = std::mem::take(&mut request.meta);
         Live {
             context,
+            request,
             shared,
             input,
             meta: Mutex::new(Some(meta)),
-            protocol_version,
-            client_capabilities,
-            log_level,
-            caller,
         }
     }
 
@@ -76,7 +57,7 @@ impl Live {
         let _slot = self
             .shared
             .quotas
-            .client_request(
+            .acquire_client_request(
                 &self.context.peer,
                 limits.max_client_requests_per_session,
                 limits.max_client_requests,
@@ -116,18 +97,13 @@ fn failed(e: impl std::fmt::Display) -> ClientRequestError {
 
 impl Channel for Live {
     fn protocol_version(&self) -> Option<&str> {
-        self.protocol_version.as_deref()
+        self.request.protocol_version.as_deref()
     }
 
     fn request_info(&self) -> RequestInfo {
-        RequestInfo {
-            id: serde_json::to_value(&self.context.id).ok(),
-            // Read once (the context caches it): the `_meta` moves to the tool.
-            meta: lock(&self.meta).take().unwrap_or_default(),
-            protocol_version: self.protocol_version.clone(),
-            client_capabilities: self.client_capabilities.clone(),
-            caller: self.caller.clone(),
-        }
+        // Read once (the context caches it): the `_meta` moves to the tool.
+        self.request
+            .info(lock(&self.meta).take().unwrap_or_default())
     }
 
     fn progress(
@@ -151,13 +127,14 @@ impl Channel for Live {
     /// The request's own `io.modelcontextprotocol/logLevel` (2026-07-28), else the session's
     /// `logging/setLevel`.
     fn min_level(&self) -> Option<LogLevel> {
-        self.log_level
+        self.request
+            .log_level
             .or_else(|| self.shared.log_levels.get(&self.context.peer))
     }
 
     /// At 2026-07-28 (a call with input), only a request that names a level wants log lines.
     fn wants_logs(&self) -> bool {
-        self.input.is_none() || self.log_level.is_some()
+        self.input.is_none() || self.request.log_level.is_some()
     }
 
     /// At 2026-07-28 the call remembers it: if the tool then fails, the answer is `-32021`.

@@ -28,16 +28,17 @@ mod call;
 mod changes;
 mod compose;
 mod convert;
+mod errors;
 mod handler;
 mod input;
 mod levels;
 mod limits;
 mod live;
 mod quota;
+mod request;
 mod shared;
 pub mod tasks;
 mod telemetry;
-mod version;
 
 pub use changes::UpdateError;
 pub use compose::Merged;

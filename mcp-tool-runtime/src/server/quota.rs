@@ -124,7 +124,7 @@ pub(crate) fn reached(limit: &'static str, value: usize, what: String) -> ErrorD
 impl Quotas {
     /// A tool call starting on `peer`'s session: held until the guard drops, or refused when the
     /// session or the server is at its limit.
-    pub(crate) fn call(
+    pub(crate) fn acquire_call(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
         per_session: usize,
@@ -168,7 +168,7 @@ impl Quotas {
 
     /// A client request waiting on `peer`'s session: held until the guard drops, or the limit
     /// that refused it (counted) when the session or the server is at its limit.
-    pub(crate) fn client_request(
+    pub(crate) fn acquire_client_request(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
         per_session: usize,
@@ -200,7 +200,10 @@ impl Quotas {
 
     /// A `subscriptions/listen` stream opening: held until the guard drops, or refused at
     /// `total`.
-    pub(crate) fn listen_stream(self: &Arc<Self>, total: usize) -> Result<StreamSlot, ErrorData> {
+    pub(crate) fn acquire_listen_stream(
+        self: &Arc<Self>,
+        total: usize,
+    ) -> Result<StreamSlot, ErrorData> {
         if self.listen_streams.fetch_add(1, Ordering::AcqRel) >= total {
             self.listen_streams.fetch_sub(1, Ordering::AcqRel);
             count(&self.refused.listen_streams);

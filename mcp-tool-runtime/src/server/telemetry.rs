@@ -4,10 +4,9 @@
 
 use std::time::Instant;
 
-use rmcp::RoleServer;
-use rmcp::service::RequestContext;
 use tracing::field::Empty;
 
+use super::request::Request;
 use crate::auth::Caller;
 
 /// How a served call ended, as its span and metrics record it.
@@ -53,11 +52,7 @@ impl CallSpan {
     /// subscriber that does not want it costs one check. Not inlined, so a profile shows its
     /// cost apart (BENCHMARKS.md).
     #[inline(never)]
-    pub(crate) fn start(
-        tool: &str,
-        context: &RequestContext<RoleServer>,
-        caller: Option<&Caller>,
-    ) -> CallSpan {
+    pub(crate) fn start(tool: &str, request: &Request) -> CallSpan {
         let span = tracing::info_span!(
             target: "mcp_tool_runtime::call",
             "tools/call",
@@ -67,7 +62,7 @@ impl CallSpan {
             mcp.method.name = "tools/call",
             gen_ai.operation.name = "execute_tool",
             gen_ai.tool.name = tool,
-            jsonrpc.request.id = %RequestIdDisplay(&context.id),
+            jsonrpc.request.id = %RequestIdDisplay(&request.id),
             mcp.protocol.version = Empty,
             enduser.id = Empty,
             traceparent = Empty,
@@ -75,16 +70,16 @@ impl CallSpan {
             mcp.tool.duration_ms = Empty,
         );
         if !span.is_disabled() {
-            if let Some(version) = context.protocol_version() {
+            if let Some(version) = &request.protocol_version {
                 span.record("mcp.protocol.version", version.as_str());
             }
-            if let Some(subject) = caller.and_then(Caller::subject) {
+            if let Some(subject) = request.caller.as_deref().and_then(Caller::subject) {
                 span.record("enduser.id", subject);
             }
-            if let Some(parent) = traceparent(context) {
+            if let Some(parent) = traceparent(&request.meta) {
                 span.record("traceparent", parent);
                 #[cfg(feature = "otel")]
-                set_parent(&span, context);
+                set_parent(&span, &request.meta);
             }
         }
         CallSpan {
@@ -115,12 +110,8 @@ impl CallSpan {
 }
 
 /// The request's `_meta.traceparent`, when it has the W3C format's length.
-fn traceparent(context: &RequestContext<RoleServer>) -> Option<&str> {
-    context
-        .meta
-        .0
-        .0
-        .get("traceparent")
+fn traceparent(meta: &serde_json::Map<String, serde_json::Value>) -> Option<&str> {
+    meta.get("traceparent")
         .and_then(serde_json::Value::as_str)
         .filter(|p| p.len() <= MAX_TRACEPARENT)
 }
@@ -139,7 +130,7 @@ impl std::fmt::Display for RequestIdDisplay<'_> {
 /// Parents `span` on the trace context in the request's `_meta` (`traceparent`, `tracestate`),
 /// read with OpenTelemetry's W3C Trace Context propagator.
 #[cfg(feature = "otel")]
-fn set_parent(span: &tracing::Span, context: &RequestContext<RoleServer>) {
+fn set_parent(span: &tracing::Span, meta: &serde_json::Map<String, serde_json::Value>) {
     use opentelemetry::propagation::{Extractor, TextMapPropagator};
     use tracing_opentelemetry::OpenTelemetrySpanExt;
 
@@ -152,8 +143,7 @@ fn set_parent(span: &tracing::Span, context: &RequestContext<RoleServer>) {
             self.0.keys().map(String::as_str).collect()
         }
     }
-    let parent = opentelemetry_sdk::propagation::TraceContextPropagator::new()
-        .extract(&Meta(&context.meta.0.0));
+    let parent = opentelemetry_sdk::propagation::TraceContextPropagator::new().extract(&Meta(meta));
     // Without tracing-opentelemetry's layer there is nothing to parent.
     let _ = span.set_parent(parent);
 }

@@ -19,20 +19,18 @@ use crate::message::{describe, quote};
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
 use crate::tool::{State, Tool, ToolCall};
+use crate::version::{PerRevision, Revision};
 
 /// A tool as registered: everything a call needs, decided once.
 #[derive(Clone)]
 pub(crate) struct Registered {
     pub(crate) tool: Arc<dyn Tool>,
-    pub(crate) options: ResultOptions,
-    /// How results are built for a 2026-07-28 client (payloads as they are, SEP-2106).
-    pub(crate) options_2026: ResultOptions,
+    /// How results are built, per revision (from 2026-07-28 payloads as they are, SEP-2106).
+    pub(crate) options: PerRevision<ResultOptions>,
     /// The argument names the input schema allows, when it refuses any other.
     pub(crate) known_arguments: Option<BTreeSet<String>>,
-    /// The advertised `outputSchema`, for the result self-check.
-    pub(crate) check: ToolCheck,
-    /// The self-check against the 2026-07-28 `outputSchema`.
-    pub(crate) check_2026: ToolCheck,
+    /// The advertised `outputSchema` per revision, for the result self-check.
+    pub(crate) check: PerRevision<ToolCheck>,
     /// The OAuth scopes a verified caller needs.
     pub(crate) scopes: Cow<'static, [&'static str]>,
     /// Whether it runs as a task.
@@ -45,7 +43,7 @@ impl Registered {
     /// An `isError` result when the call's verified caller lacks a scope the tool needs. An HTTP
     /// server with [`auth`](crate::auth) answers such a call with 403 before it gets here; this
     /// holds for every other way a caller is set.
-    fn refuse_caller(&self, context: &ToolContext) -> Option<ToolResult> {
+    fn refuse_caller(&self, name: &str, context: &ToolContext) -> Option<ToolResult> {
         if self.scopes.is_empty() {
             return None;
         }
@@ -53,7 +51,7 @@ impl Registered {
         (!missing.is_empty()).then(|| {
             ToolResult::error(format!(
                 "tool `{}` needs the scope{} `{}`, which the caller's token does not grant",
-                self.options.tool_name,
+                name,
                 if missing.len() == 1 { "" } else { "s" },
                 missing.join("` `"),
             ))
@@ -68,13 +66,10 @@ impl Registered {
         context: ToolContext,
         check: bool,
     ) -> ToolResult {
-        let (options, result_check) = if crate::structured::serves_raw(context.served_version()) {
-            (&self.options_2026, &self.check_2026)
-        } else {
-            (&self.options, &self.check)
-        };
+        let revision = Revision::of(context.served_version());
+        let (options, result_check) = (self.options.get(revision), self.check.get(revision));
         let name = &options.tool_name;
-        if let Some(refusal) = self.refuse_caller(&context) {
+        if let Some(refusal) = self.refuse_caller(name, &context) {
             return refusal;
         }
         if let Some(depth) = too_deep(&arguments) {

@@ -9,9 +9,11 @@ use serde_json::Value;
 use crate::context::ToolContext;
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
+use crate::schema::OutputSchema;
 use crate::settings::{ServerDefaults, SettingsError, resolve};
-use crate::structured::Shape;
+use crate::structured::shape_at;
 use crate::tool::{State, Tool, ToolDefinition};
+use crate::version::{PerRevision, Revision};
 
 mod call;
 mod header;
@@ -154,10 +156,9 @@ pub struct Toolbox {
     /// debug builds.
     check_results: Option<bool>,
     state: State,
-    /// Sorted by name: the `tools/list` order, as served up to 2025-11-25.
-    definitions: Vec<ToolDefinition>,
-    /// The same entries as served from 2026-07-28: each `outputSchema` the type's own.
-    definitions_2026: Vec<ToolDefinition>,
+    /// Sorted by name: the `tools/list` order; from 2026-07-28 each `outputSchema` is the
+    /// type's own.
+    definitions: PerRevision<Vec<ToolDefinition>>,
     tools: HashMap<String, Registered>,
     /// Run around every call, the first outermost.
     layers: Vec<Arc<dyn CallLayer>>,
@@ -169,7 +170,11 @@ impl std::fmt::Debug for Toolbox {
             .field("defaults", &self.defaults)
             .field(
                 "tools",
-                &self.definitions.iter().map(|d| &d.name).collect::<Vec<_>>(),
+                &self
+                    .list_tools()
+                    .iter()
+                    .map(|d| &d.name)
+                    .collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -194,8 +199,9 @@ impl Toolbox {
     pub fn set_max_result_bytes(&mut self, limit: usize) -> &mut Self {
         self.max_result_bytes = Some(limit);
         for registered in self.tools.values_mut() {
-            registered.options.max_result_bytes = Some(limit);
-            registered.options_2026.max_result_bytes = Some(limit);
+            for options in registered.options.each_mut() {
+                options.max_result_bytes = Some(limit);
+            }
         }
         self
     }
@@ -353,51 +359,50 @@ impl Toolbox {
             });
         let options = declaration.result_options(
             resolved.include_structured_content,
-            output.as_ref().map(|o| o.shape),
+            output.as_ref().map(OutputSchema::shape),
             self.max_result_bytes,
             self.defaults.mirror,
         );
-        let options_2026 = ResultOptions {
-            shape: Some(Shape::at_2026(options.shape)),
+        let options = PerRevision::new(|revision| ResultOptions {
+            shape: shape_at(options.shape, revision),
             ..options.clone()
-        };
+        });
         let advertised = output.filter(|_| resolved.include_output_schema);
-        let check = ToolCheck::new(
-            advertised.as_ref().map(|o| &o.schema),
-            self.checks_results(),
-        );
-        let check_2026 = ToolCheck::new(
-            advertised.as_ref().map(|o| &o.schema_2026),
-            self.checks_results(),
-        );
-        let definition = ToolDefinition {
-            name: declaration.name,
-            title: declaration.title,
-            description: declaration.description,
-            input_schema,
-            output_schema: advertised.as_ref().map(|o| o.schema.clone()),
-            annotations: declaration.annotations,
-            icons: declaration.icons,
-            meta: declaration.meta,
-        };
-        let definition_2026 = ToolDefinition {
-            output_schema: advertised.map(|o| o.schema_2026),
-            ..definition.clone()
-        };
+        let schemas = advertised.as_ref().map(OutputSchema::schemas);
+        let check = PerRevision::new(|revision| {
+            ToolCheck::new(
+                schemas.map(|schemas| schemas.get(revision)),
+                self.checks_results(),
+            )
+        });
+        let definition = PerRevision::new(|revision| ToolDefinition {
+            name: declaration.name.clone(),
+            title: declaration.title.clone(),
+            description: declaration.description.clone(),
+            input_schema: input_schema.clone(),
+            output_schema: schemas.map(|schemas| schemas.get(revision).clone()),
+            annotations: declaration.annotations.clone(),
+            icons: declaration.icons.clone(),
+            meta: declaration.meta.clone(),
+        });
         let at = self
-            .definitions
+            .list_tools()
             .partition_point(|d| d.name.as_ref() < name.as_str());
-        self.definitions.insert(at, definition);
-        self.definitions_2026.insert(at, definition_2026);
+        for (definitions, definition) in self
+            .definitions
+            .each_mut()
+            .into_iter()
+            .zip(definition.into_array())
+        {
+            definitions.insert(at, definition);
+        }
         self.tools.insert(
             name,
             Registered {
                 tool,
                 options,
-                options_2026,
                 known_arguments,
                 check,
-                check_2026,
                 scopes: declaration.scopes,
                 task: declaration.task,
                 escalates: declaration.escalates,
@@ -421,15 +426,16 @@ impl Toolbox {
     /// assert!(toolbox.list_tools().is_empty());
     /// ```
     pub fn remove(&mut self, name: &str) -> bool {
-        self.definitions.retain(|d| d.name != name);
-        self.definitions_2026.retain(|d| d.name != name);
+        for definitions in self.definitions.each_mut() {
+            definitions.retain(|d| d.name != name);
+        }
         self.tools.remove(name).is_some()
     }
 
     /// The `tools/list` entries, sorted by name, as served up to MCP 2025-11-25 (an
     /// `outputSchema`'s root always an object). Built at registration; nothing is computed here.
     pub fn list_tools(&self) -> &[ToolDefinition] {
-        &self.definitions
+        self.definitions.get(Revision::Until2025_11_25)
     }
 
     /// The `tools/list` entries for a client speaking `version`: from 2026-07-28 (SEP-2106) each
@@ -452,11 +458,13 @@ impl Toolbox {
     /// assert_eq!(new["type"], "array");
     /// ```
     pub fn list_tools_for(&self, version: Option<&str>) -> &[ToolDefinition] {
-        if crate::structured::serves_raw(version) {
-            &self.definitions_2026
-        } else {
-            &self.definitions
-        }
+        self.definitions.get(Revision::of(version))
+    }
+
+    /// The `tools/list` entries served at `revision`.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn definitions(&self, revision: Revision) -> &[ToolDefinition] {
+        self.definitions.get(revision)
     }
 
     /// The OAuth scopes a caller needs to call the tool `name` (empty when it needs none), or
@@ -482,6 +490,13 @@ impl Toolbox {
     /// there is no such tool.
     pub fn task_support(&self, name: &str) -> Option<crate::tool::TaskSupport> {
         self.tools.get(name).map(|r| r.task)
+    }
+
+    /// How the tool `name` runs as a task, and whether its calls become tasks only where its
+    /// body escalates, in one lookup; `None` when there is no such tool.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn task_kind(&self, name: &str) -> Option<(crate::tool::TaskSupport, bool)> {
+        self.tools.get(name).map(|r| (r.task, r.escalates))
     }
 
     /// Whether the task tool `name`'s calls become tasks only where its body calls

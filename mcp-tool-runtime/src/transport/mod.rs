@@ -14,10 +14,6 @@ mod budget;
 pub mod http;
 pub mod line;
 mod reply;
-#[cfg(feature = "http")]
-mod serve;
-#[cfg(feature = "http")]
-mod sessions;
 
 pub use budget::DEFAULT_MAX_ELEMENTS;
 #[cfg(feature = "http")]

@@ -197,7 +197,7 @@ impl Protected {
                     .scopes_supported([BASE_SCOPE, "invoices:write"]),
             )
             .required_scopes([BASE_SCOPE])
-            .tool_scopes(&scopes_from)
+            .tool_scopes(scopes_from.clone())
         };
         let http = HttpServer::start_with(
             served.clone(),

@@ -20,10 +20,7 @@ for_each_store!(
     a_replica_lives_while_its_lease_runs,
 );
 
-const LOOSE: TaskBounds = TaskBounds {
-    max_tasks: 1000,
-    max_tasks_per_owner: 1000,
-};
+const LOOSE: TaskBounds = TaskBounds::new(1000, 1000);
 
 fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -40,12 +37,12 @@ fn task(id: &str, owner: Option<&str>, lives: Duration) -> StoredTask {
         "2026-12-01T00:00:00Z",
     )
     .with_ttl_ms(lives.as_millis() as u64);
-    StoredTask {
-        task: DetailedTask::new(base, TaskPayload::Working),
-        owner: owner.map(str::to_owned),
-        replica: "replica-a".to_owned(),
-        expires_at_ms: now_ms() + lives.as_millis() as u64,
-    }
+    StoredTask::new(
+        DetailedTask::new(base, TaskPayload::Working),
+        owner.map(str::to_owned),
+        "replica-a",
+        now_ms() + lives.as_millis() as u64,
+    )
 }
 
 fn with(mut task: StoredTask, payload: TaskPayload) -> StoredTask {
@@ -66,10 +63,7 @@ async fn a_task_created_is_read_back_as_it_was(stores: Stores) {
 
 async fn a_task_is_forgotten_at_its_expiry_and_its_place_freed(stores: Stores) {
     let store = stores.open().await;
-    let bounds = TaskBounds {
-        max_tasks: 1,
-        max_tasks_per_owner: 1,
-    };
+    let bounds = TaskBounds::new(1, 1);
     store
         .create(
             &task("short", Some("alice"), Duration::from_millis(300)),
@@ -84,7 +78,7 @@ async fn a_task_is_forgotten_at_its_expiry_and_its_place_freed(stores: Stores) {
             bounds,
         )
         .await;
-    assert_eq!(refused, Err(StoreError::Full(1)));
+    assert!(matches!(refused, Err(StoreError::Full(1))), "{refused:?}");
     tokio::time::sleep(Duration::from_millis(450)).await;
     assert_eq!(store.load("short").await.unwrap(), None);
     store
@@ -136,10 +130,7 @@ async fn a_save_changes_a_running_task_but_never_one_that_ended(stores: Stores) 
 
 async fn the_bounds_count_every_task_kept_and_each_owners(stores: Stores) {
     let store = stores.open().await;
-    let bounds = TaskBounds {
-        max_tasks: 4,
-        max_tasks_per_owner: 2,
-    };
+    let bounds = TaskBounds::new(4, 2);
     let long = Duration::from_secs(60);
     store
         .create(&task("a1", Some("alice"), long), bounds)
@@ -148,9 +139,10 @@ async fn the_bounds_count_every_task_kept_and_each_owners(stores: Stores) {
     // A task that ended still counts while it is readable.
     let ended = with(task("a2", Some("alice"), long), TaskPayload::Cancelled);
     store.create(&ended, bounds).await.unwrap();
-    assert_eq!(
-        store.create(&task("a3", Some("alice"), long), bounds).await,
-        Err(StoreError::OwnerFull(2))
+    let refused = store.create(&task("a3", Some("alice"), long), bounds).await;
+    assert!(
+        matches!(refused, Err(StoreError::OwnerFull(2))),
+        "{refused:?}"
     );
     store
         .create(&task("b1", Some("bob"), long), bounds)
@@ -158,18 +150,16 @@ async fn the_bounds_count_every_task_kept_and_each_owners(stores: Stores) {
         .unwrap();
     // Tasks without an owner are bounded by the store's limit only.
     store.create(&task("n1", None, long), bounds).await.unwrap();
-    assert_eq!(
-        store.create(&task("n2", None, long), bounds).await,
-        Err(StoreError::Full(4))
-    );
+    let refused = store.create(&task("n2", None, long), bounds).await;
+    assert!(matches!(refused, Err(StoreError::Full(4))), "{refused:?}");
     assert_eq!(store.load("a3").await.unwrap(), None);
 }
 
 fn message(task: &str, n: u64) -> TaskMessage {
-    TaskMessage {
-        task_id: task.to_owned(),
-        kind: TaskMessageKind::Answers(json!({ "n": n }).as_object().unwrap().clone()),
-    }
+    TaskMessage::new(
+        task,
+        TaskMessageKind::Answers(json!({ "n": n }).as_object().unwrap().clone()),
+    )
 }
 
 async fn messages_reach_their_replica_once_in_order(stores: Stores) {
@@ -178,10 +168,7 @@ async fn messages_reach_their_replica_once_in_order(stores: Stores) {
     for n in 0..3 {
         sender.send("replica-a", &message("t1", n)).await.unwrap();
     }
-    let cancel = TaskMessage {
-        task_id: "t2".to_owned(),
-        kind: TaskMessageKind::Cancel,
-    };
+    let cancel = TaskMessage::new("t2", TaskMessageKind::Cancel);
     sender.send("replica-b", &cancel).await.unwrap();
     let received = receiver
         .receive("replica-a", Duration::from_secs(1))

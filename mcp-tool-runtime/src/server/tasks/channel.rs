@@ -10,8 +10,8 @@ use rmcp::task_manager::current_timestamp;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::store::{StoredTask, TaskStore};
-use super::{Inner, ended};
+use super::replica::Replica;
+use super::store::{StoredTask, TaskMessage, TaskMessageKind, TaskStore};
 use crate::context::{Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo};
 use crate::server::input::{input_request, invalid_request};
 use crate::sync::lock;
@@ -24,7 +24,7 @@ struct State {
     /// The task as this replica last wrote it.
     task: Mutex<StoredTask>,
     store: Arc<dyn TaskStore>,
-    tasks: Weak<Inner>,
+    tasks: Weak<Replica>,
     cancelled: watch::Receiver<bool>,
     info: RequestInfo,
     /// Set when the tool panicked: the task then fails (a protocol-level error, SEP-2663),
@@ -36,7 +36,7 @@ impl InTask {
     pub(super) fn new(
         task: StoredTask,
         store: Arc<dyn TaskStore>,
-        tasks: Weak<Inner>,
+        tasks: Weak<Replica>,
         cancelled: watch::Receiver<bool>,
         info: RequestInfo,
     ) -> Self {
@@ -69,16 +69,13 @@ impl InTask {
         if let Ok(false) = self.0.store.save(&task).await
             && let Some(tasks) = self.0.tasks.upgrade()
         {
-            tasks.deliver(super::TaskMessage {
-                task_id: task.id().to_owned(),
-                kind: super::TaskMessageKind::Cancel,
-            });
+            tasks.deliver(TaskMessage::new(task.id(), TaskMessageKind::Cancel));
         }
     }
 
     /// Writes how the task ended, and stops reaching it.
     pub(super) async fn end(&self, payload: TaskPayload) {
-        let task = ended(lock(&self.0.task).clone(), payload);
+        let task = lock(&self.0.task).clone().ended(payload);
         *lock(&self.0.task) = task.clone();
         // The end must be written: tried a few times if the store is away.
         for attempt in 0..5_u64 {

@@ -10,12 +10,10 @@ use serde_json::Value;
 use tokio::sync::{Notify, watch};
 
 use super::channel::InTask;
+use super::settle::{Outcome, settle};
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo, ToolContext,
 };
-
-/// How a tool's call ended.
-type Outcome = Result<crate::ToolResult, crate::toolbox::UnknownTool>;
 
 /// One escalating call: whether its body asked to become a task, and the task once it is one.
 #[derive(Clone)]
@@ -86,7 +84,7 @@ impl Escalation {
                 match adopted_now {
                     Some((task, ttl, max_result_bytes)) => {
                         let outcome = std::future::ready(outcome);
-                        super::settle(task, tool_context, outcome, ttl, max_result_bytes).await;
+                        settle(task, tool_context, outcome, ttl, max_result_bytes).await;
                     }
                     None => {
                         let _ = answer.send(outcome);
@@ -94,7 +92,7 @@ impl Escalation {
                 }
             }
             Some((task, ttl, max_result_bytes)) = adopted => {
-                super::settle(task, tool_context, call, ttl, max_result_bytes).await;
+                settle(task, tool_context, call, ttl, max_result_bytes).await;
             }
         }
     }

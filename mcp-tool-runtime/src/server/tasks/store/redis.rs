@@ -6,7 +6,7 @@ use futures_util::future::BoxFuture;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script};
 
-use super::store::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
+use super::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
 
 /// Tasks kept in Redis, through the `redis` crate. Every replica of a server given a store on
 /// the same Redis (and the same prefix) sees every task: any replica answers `tasks/get`,
@@ -92,8 +92,8 @@ redis.call('HSET', KEYS[1], 'status', ARGV[2], 'json', ARGV[1])
 return 1
 ";
 
-fn unavailable(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Unavailable(error.to_string())
+fn unavailable(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StoreError {
+    StoreError::unavailable(error)
 }
 
 fn status_of(task: &StoredTask) -> Result<String, StoreError> {

@@ -1,20 +1,34 @@
-//! Where tasks live: the [`TaskStore`] trait a server keeps its tasks in, and what it stores.
+//! Where tasks live: the [`TaskStore`] trait a server keeps its tasks in, what it stores, and
+//! the stores this crate ships (one file each).
 //!
 //! A store holds each task's state ([`StoredTask`]: its status, status message, result or error,
 //! questions, TTL, owner, and the replica running it), the messages other replicas send the
 //! replica running a task ([`TaskMessage`]: answers, cancellation), and each replica's lease.
-//! [`MemoryTaskStore`](super::MemoryTaskStore) needs nothing; [`RedisTaskStore`](super::RedisTaskStore)
-//! (feature `redis`) is shared by every replica of a server.
+//! [`MemoryTaskStore`] needs nothing; [`RedisTaskStore`] (feature `redis`) is shared by every
+//! replica of a server.
+//!
+//! The types a store reads and writes are `#[non_exhaustive]`, built with their constructors, so
+//! that a field or a kind of message added later breaks no store of a third party.
+
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use rmcp::model::{DetailedTask, JsonObject};
+use rmcp::model::{DetailedTask, JsonObject, TaskPayload};
+use rmcp::task_manager::current_timestamp;
 use serde::{Deserialize, Serialize};
+
+pub use memory::MemoryTaskStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisTaskStore;
 
 /// One task as a store keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct StoredTask {
     /// The task as `tasks/get` answers it: status, message, and the result, error or questions.
     pub task: DetailedTask,
@@ -30,6 +44,30 @@ pub struct StoredTask {
 }
 
 impl StoredTask {
+    /// A task as a store keeps it: `task` as `tasks/get` answers it, created by `owner`, run by
+    /// `replica`, forgotten at `expires_at_ms` (milliseconds since the Unix epoch).
+    pub fn new(
+        task: DetailedTask,
+        owner: Option<String>,
+        replica: impl Into<String>,
+        expires_at_ms: u64,
+    ) -> Self {
+        StoredTask {
+            task,
+            owner,
+            replica: replica.into(),
+            expires_at_ms,
+        }
+    }
+
+    /// This task ended with `payload` (its status following), updated now.
+    pub(crate) fn ended(mut self, payload: TaskPayload) -> StoredTask {
+        let mut base = self.task.task.clone();
+        base.last_updated_at = current_timestamp();
+        self.task = DetailedTask::new(base, payload);
+        self
+    }
+
     /// The task's id.
     pub fn id(&self) -> &str {
         &self.task.task.task_id
@@ -45,6 +83,7 @@ impl StoredTask {
 /// A message for the replica running a task, sent by whichever replica a client reached.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TaskMessage {
     /// The task the message is about.
     pub task_id: String,
@@ -52,9 +91,20 @@ pub struct TaskMessage {
     pub kind: TaskMessageKind,
 }
 
+impl TaskMessage {
+    /// A message saying `kind` about the task `task_id`.
+    pub fn new(task_id: impl Into<String>, kind: TaskMessageKind) -> Self {
+        TaskMessage {
+            task_id: task_id.into(),
+            kind,
+        }
+    }
+}
+
 /// What a [`TaskMessage`] says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum TaskMessageKind {
     /// A `tasks/update`'s `inputResponses`: answers to the task's questions, by key.
     Answers(JsonObject),
@@ -65,6 +115,7 @@ pub enum TaskMessageKind {
 /// The bounds a store checks when a task is created: counted over every task it keeps, running
 /// or finished and still readable, so they hold for every replica sharing the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TaskBounds {
     /// Tasks the store may keep at once.
     pub max_tasks: usize,
@@ -72,8 +123,27 @@ pub struct TaskBounds {
     pub max_tasks_per_owner: usize,
 }
 
-/// Why a store did not create a task.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+impl TaskBounds {
+    /// At most `max_tasks` kept, and `max_tasks_per_owner` for one owner.
+    pub const fn new(max_tasks: usize, max_tasks_per_owner: usize) -> Self {
+        TaskBounds {
+            max_tasks,
+            max_tasks_per_owner,
+        }
+    }
+}
+
+/// Why a store did not do what it was asked.
+///
+/// ```
+/// use mcp_tool_runtime::server::tasks::StoreError;
+///
+/// let error = StoreError::unavailable(std::io::Error::other("connection refused"));
+/// assert_eq!(error.to_string(), "the task store failed: connection refused");
+/// assert!(std::error::Error::source(&error).is_some());
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// The store keeps [`TaskBounds::max_tasks`] tasks already.
     #[error("the task store keeps {0} tasks already, its limit")]
@@ -81,9 +151,17 @@ pub enum StoreError {
     /// The owner has [`TaskBounds::max_tasks_per_owner`] tasks kept already.
     #[error("this caller has {0} tasks kept already, the limit for one caller")]
     OwnerFull(usize),
-    /// The store could not be reached or answered something it should not have.
+    /// The store could not be reached or answered something it should not have; the error it
+    /// gave is kept as the source.
     #[error("the task store failed: {0}")]
-    Unavailable(String),
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl StoreError {
+    /// A store that failed with `error`.
+    pub fn unavailable(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        StoreError::Unavailable(error.into())
+    }
 }
 
 /// Where a server's tasks live. Every method is one step a server takes; a store shared by

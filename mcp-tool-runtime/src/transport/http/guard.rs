@@ -1,13 +1,6 @@
-//! [`HttpGuard`]: rmcp's Streamable HTTP serving, answering every request (feature `http`).
-//!
-//! rmcp answers a body it cannot read (malformed, nested past serde_json's limit) with HTTP 415
-//! and a plain-text body, and a body over its limit with 413 while the client is still
-//! uploading; the official SDKs report both as a generic transport failure. `HttpGuard` wraps
-//! rmcp's `StreamableHttpService`: it reads each POST body itself (the whole upload, so the
-//! client is never cut off mid-request, keeping no more than the limit), and answers what rmcp
-//! would not read with a JSON-RPC error (`-32700` or `-32600`) carrying the request's `id` when
-//! one is readable, with HTTP 200, so the client's pending request fails with that error. Every
-//! other request goes to rmcp as it came.
+//! [`HttpGuard`]: the tower service in front of rmcp's Streamable HTTP service that reads each
+//! POST body itself, answers what rmcp would not read with JSON-RPC, and refuses an
+//! `initialize` past the session bound.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -18,27 +11,25 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::TxJsonRpcMessage;
 
-use super::budget::DEFAULT_MAX_ELEMENTS;
-use super::reply::{ID_SEARCH_BYTES, find_id, read_message};
+use super::body::{Body, HttpResponse, json_rpc_response, read_body};
+use super::gate::Gate;
+use super::sessions::{BoundedSessions, BoundedSessionsError};
 use crate::server::reached;
-
-pub use super::serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
-pub use super::sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
+use crate::transport::budget::DEFAULT_MAX_ELEMENTS;
+use crate::transport::reply::{find_id, read_message};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
 
-/// A body larger than this many times the limit is not read to its end: the connection is cut.
-const DRAIN_FACTOR: usize = 16;
-
 /// A tower service in front of rmcp's `StreamableHttpService` (or any service taking the body
-/// as `Full<Bytes>`) that answers every request with JSON-RPC.
+/// as `Full<Bytes>`) that answers every request with JSON-RPC. Put an
+/// [`auth::ResourceServer`](crate::auth::ResourceServer)'s layer in front of it to make the
+/// endpoint an OAuth 2.1 resource server (feature `auth`).
 ///
 /// ```no_run
 /// # use std::sync::Arc;
@@ -68,8 +59,6 @@ pub struct HttpGuard<S> {
     max_elements: usize,
     body_timeout: Duration,
     sessions: Option<Arc<BoundedSessions>>,
-    #[cfg(feature = "auth")]
-    auth: Option<crate::auth::ResourceServer>,
 }
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
@@ -84,22 +73,7 @@ impl<S> HttpGuard<S> {
             max_elements: DEFAULT_MAX_ELEMENTS,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             sessions: None,
-            #[cfg(feature = "auth")]
-            auth: None,
         }
-    }
-
-    /// Makes the endpoint an OAuth 2.1 resource server (feature `auth`): every request must
-    /// carry a bearer token `resource_server` accepts, checked from the headers before the
-    /// body is read (401 with MCP's `WWW-Authenticate` challenge otherwise), and a `tools/call`
-    /// whose token lacks the tool's scopes is refused with 403 `insufficient_scope` before rmcp
-    /// reads it. The verified [`Caller`](crate::auth::Caller) goes with the request to the tool
-    /// ([`ToolContext::caller`](crate::ToolContext::caller)). See [`auth`](crate::auth).
-    #[cfg(feature = "auth")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-    pub fn authorize(mut self, resource_server: crate::auth::ResourceServer) -> Self {
-        self.auth = Some(resource_server);
-        self
     }
 
     /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
@@ -137,8 +111,6 @@ impl<S> HttpGuard<S> {
     }
 }
 
-type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
-
 impl<S, B> tower_service::Service<Request<B>> for HttpGuard<S>
 where
     S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
@@ -165,23 +137,8 @@ where
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
-        #[cfg(feature = "auth")]
-        let auth = self.auth.clone();
         Box::pin(async move {
-            #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
-            let (mut parts, body) = request.into_parts();
-            // Who is calling, from the headers alone: a refused request costs no body read.
-            #[cfg(feature = "auth")]
-            let caller = match &auth {
-                Some(auth) => match auth.authenticate(&parts.headers).await {
-                    Ok(caller) => {
-                        parts.extensions.insert(caller.clone());
-                        Some(caller)
-                    }
-                    Err(refusal) => return Ok(*refusal),
-                },
-                None => None,
-            };
+            let (parts, body) = request.into_parts();
             if parts.method != Method::POST {
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
                 return inner.call(empty).await;
@@ -235,12 +192,12 @@ where
                 }
                 Err(None) => {}
                 Ok(message) => {
-                    #[cfg(feature = "auth")]
-                    if let (Some(auth), Some(caller), Some(tool)) =
-                        (&auth, &caller, called_tool(&message))
-                        && let Err(refusal) = auth.authorize_call(caller, tool)
+                    // A layer in front (the resource server's scope check) may refuse the tool.
+                    if let Some(Gate(gate)) = parts.extensions.get::<Gate>()
+                        && let Some(tool) = called_tool(&message)
+                        && let Some(refusal) = gate.refuse(&parts, tool)
                     {
-                        return Ok(*refusal);
+                        return Ok(refusal);
                     }
                     if let Some(sessions) = &sessions
                         && !parts.headers.contains_key(SESSION_ID)
@@ -267,52 +224,6 @@ where
     }
 }
 
-enum Body {
-    Complete(Bytes),
-    /// Not whole within the time allowed.
-    TimedOut,
-    /// Over the limit; the beginning, to look for the request's id.
-    TooLarge(Vec<u8>),
-    Failed,
-}
-
-/// Reads a whole body, keeping at most `limit` bytes: past it, the rest is read and dropped (up
-/// to a point), so the client finishes its upload and reads the answer.
-async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body {
-    let mut body = std::pin::pin!(body);
-    let mut kept = Vec::new();
-    let mut total = 0_usize;
-    while let Some(frame) = body.frame().await {
-        let Ok(frame) = frame else {
-            return Body::Failed;
-        };
-        let Ok(mut data) = frame.into_data() else {
-            continue;
-        };
-        use bytes::Buf as _;
-        while data.has_remaining() {
-            let chunk = data.chunk();
-            total += chunk.len();
-            let keep = if total <= limit {
-                chunk.len()
-            } else {
-                ID_SEARCH_BYTES.saturating_sub(kept.len()).min(chunk.len())
-            };
-            kept.extend_from_slice(&chunk[..keep]);
-            let len = chunk.len();
-            data.advance(len);
-        }
-        if total > limit.saturating_mul(DRAIN_FACTOR) {
-            break;
-        }
-    }
-    if total > limit {
-        kept.truncate(ID_SEARCH_BYTES);
-        return Body::TooLarge(kept);
-    }
-    Body::Complete(Bytes::from(kept))
-}
-
 /// The header naming a Streamable HTTP session.
 const SESSION_ID: &str = "mcp-session-id";
 
@@ -329,7 +240,6 @@ fn initialize_id(message: ClientJsonRpcMessage) -> Option<RequestId> {
 }
 
 /// The tool a `tools/call` names, whatever the shape of its other params.
-#[cfg(feature = "auth")]
 fn called_tool(message: &ClientJsonRpcMessage) -> Option<&str> {
     let JsonRpcMessage::Request(request) = message else {
         return None;
@@ -343,16 +253,4 @@ fn called_tool(message: &ClientJsonRpcMessage) -> Option<&str> {
             .and_then(serde_json::Value::as_str),
         _ => None,
     }
-}
-
-/// A JSON-RPC message as an HTTP response: 200 when it answers a request by its id (so the
-/// client hands the error to that request), `status` when it carries no id.
-fn json_rpc_response(message: &TxJsonRpcMessage<RoleServer>, status: StatusCode) -> HttpResponse {
-    let json = serde_json::to_vec(message).unwrap_or_default();
-    let has_id = matches!(message, rmcp::model::JsonRpcMessage::Error(e) if e.id.is_some());
-    Response::builder()
-        .status(if has_id { StatusCode::OK } else { status })
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(json)).boxed())
-        .expect("a valid response")
 }

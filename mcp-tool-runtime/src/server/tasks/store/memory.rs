@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use tokio::sync::Notify;
 
-use super::store::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
+use super::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
 use crate::sync::lock;
 
 /// Tasks kept in memory. It needs nothing and is lost with the process; clones share the same

@@ -1,0 +1,156 @@
+//! One reading of a request: what a served request says about itself (its id, protocol
+//! revision, the verified caller, the [`CallerKey`] binding state and tasks to that caller, the
+//! client's capabilities, and its `_meta`), read once where the request enters and handed to
+//! the span, the call context's channel, the tasks and the seal, none of which reads the
+//! request again.
+
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientCapabilities, RequestId};
+use rmcp::service::RequestContext;
+use serde_json::{Map, Value};
+
+use super::levels::level_of;
+use crate::auth::Caller;
+use crate::context::{LogLevel, RequestInfo};
+use crate::version::Revision;
+
+/// What one request says, read once.
+pub(crate) struct Request {
+    pub(crate) id: RequestId,
+    /// The protocol version the request speaks (its own `_meta`, else the session's
+    /// handshake), and the revision that decides how it is served.
+    pub(crate) protocol_version: Option<String>,
+    pub(crate) revision: Revision,
+    /// The client's capabilities (the request's own `_meta`, else the session's).
+    pub(crate) client_capabilities: Option<ClientCapabilities>,
+    /// The request's own `io.modelcontextprotocol/logLevel` (2026-07-28).
+    pub(crate) log_level: Option<LogLevel>,
+    /// The caller an authorizing HTTP layer verified for this request, if any.
+    pub(crate) caller: Option<Arc<Caller>>,
+    /// The key binding sealed state and tasks to whoever is calling.
+    pub(crate) key: Option<CallerKey>,
+    /// The request's `_meta`, moved out of its context.
+    pub(crate) meta: Map<String, Value>,
+}
+
+impl Request {
+    /// Reads what `context` says; its `_meta` is moved out (never copied), so that a waiting
+    /// call holds it once. Everything read from `_meta` is read before it moves.
+    pub(crate) fn read(context: &mut RequestContext<RoleServer>) -> Request {
+        let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
+        let revision = Revision::of(protocol_version.as_deref());
+        let client_capabilities = context.client_capabilities();
+        let log_level = context.meta.log_level().map(level_of);
+        let caller = verified_caller(context);
+        let key = CallerKey::of(context, caller.as_deref());
+        Request {
+            id: context.id.clone(),
+            protocol_version,
+            revision,
+            client_capabilities,
+            log_level,
+            caller,
+            key,
+            meta: std::mem::take(&mut context.meta.0.0),
+        }
+    }
+
+    /// Whether the client declared the tasks extension (in the session's capabilities or the
+    /// request's own `_meta`).
+    pub(crate) fn declares_tasks(&self) -> bool {
+        self.client_capabilities
+            .as_ref()
+            .is_some_and(ClientCapabilities::supports_tasks)
+    }
+
+    /// What a tool sees of the request, with `meta` as its `_meta`.
+    pub(crate) fn info(&self, meta: Map<String, Value>) -> RequestInfo {
+        RequestInfo {
+            id: serde_json::to_value(&self.id).ok(),
+            meta,
+            protocol_version: self.protocol_version.clone(),
+            client_capabilities: self.client_capabilities.as_ref().and_then(|c| {
+                match serde_json::to_value(c) {
+                    Ok(Value::Object(map)) => Some(map),
+                    _ => None,
+                }
+            }),
+            caller: self.caller.clone(),
+        }
+    }
+}
+
+/// Who is calling, as the bytes that bind a `requestState` and own a task: the verified
+/// caller's subject and client when the request was authorized, otherwise the credential the
+/// HTTP request came with (its `Authorization` header). Over stdio, and over HTTP without
+/// credentials, there is none: one process serves one client, or anyone who can reach the
+/// server is the same caller to it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct CallerKey(Box<[u8]>);
+
+impl std::fmt::Debug for CallerKey {
+    // A credential: never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CallerKey(..)")
+    }
+}
+
+impl CallerKey {
+    /// The key of the request `context`, whose verified caller is `caller`.
+    pub(crate) fn of(
+        context: &RequestContext<RoleServer>,
+        caller: Option<&Caller>,
+    ) -> Option<CallerKey> {
+        if let Some(caller) = caller {
+            // Stable across token refreshes; the two parts cannot run together (NUL between).
+            let mut key = b"verified\0".to_vec();
+            key.extend_from_slice(caller.subject().unwrap_or_default().as_bytes());
+            key.push(0);
+            key.extend_from_slice(caller.client().unwrap_or_default().as_bytes());
+            return Some(CallerKey(key.into()));
+        }
+        #[cfg(feature = "http")]
+        {
+            let parts = context.extensions.get::<http::request::Parts>()?;
+            let credential = parts.headers.get(http::header::AUTHORIZATION)?;
+            Some(CallerKey(credential.as_bytes().into()))
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = context;
+            None
+        }
+    }
+
+    /// The key of whoever sent `context`, for a request that needs no more of it.
+    pub(crate) fn of_request(context: &RequestContext<RoleServer>) -> Option<CallerKey> {
+        CallerKey::of(context, verified_caller(context).as_deref())
+    }
+
+    /// The key made of `bytes` as they are.
+    #[cfg(test)]
+    pub(crate) fn from_bytes(bytes: &[u8]) -> CallerKey {
+        CallerKey(bytes.into())
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The caller an authorizing HTTP layer verified for this request (see
+/// [`auth`](crate::auth)), if any: it travels in the HTTP request's extensions.
+pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<Arc<Caller>> {
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        parts.extensions.get::<Arc<Caller>>().cloned()
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = context;
+        None
+    }
+}

@@ -1,0 +1,29 @@
+//! Streamable HTTP that answers every request (feature `http`): [`HttpGuard`] in front of rmcp's
+//! Streamable HTTP service, [`BoundedSessions`] bounding its sessions, and [`serve`], which
+//! serves it until a shutdown signal, gracefully.
+//!
+//! rmcp answers a body it cannot read (malformed, nested past serde_json's limit) with HTTP 415
+//! and a plain-text body, and a body over its limit with 413 while the client is still
+//! uploading; the official SDKs report both as a generic transport failure. `HttpGuard` wraps
+//! rmcp's `StreamableHttpService`: it reads each POST body itself (the whole upload, so the
+//! client is never cut off mid-request, keeping no more than the limit), and answers what rmcp
+//! would not read with a JSON-RPC error (`-32700` or `-32600`) carrying the request's `id` when
+//! one is readable, with HTTP 200, so the client's pending request fails with that error. Every
+//! other request goes to rmcp as it came.
+//!
+//! One concept a file:
+//! - `guard`: [`HttpGuard`], its settings, and what it refuses;
+//! - `body`: reading a body whole within a limit, and the responses the guard answers with;
+//! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
+//! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
+//! - `serve`: [`serve`], connections with deadlines and a graceful shutdown.
+
+pub(crate) mod body;
+pub(crate) mod gate;
+mod guard;
+mod serve;
+mod sessions;
+
+pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
+pub use serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
+pub use sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
