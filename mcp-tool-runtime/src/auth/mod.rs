@@ -10,7 +10,7 @@ mod caller;
 #[cfg(feature = "auth")]
 mod jwt;
 #[cfg(feature = "auth")]
-mod layer;
+mod authorize;
 #[cfg(feature = "auth")]
 mod metadata;
 #[cfg(feature = "auth")]
@@ -30,7 +30,7 @@ pub use jwt::{
 };
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-pub use layer::Authorize;
+pub use authorize::Authorize;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use metadata::ProtectedResourceMetadata;

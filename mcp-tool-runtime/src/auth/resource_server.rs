@@ -1,5 +1,5 @@
 //! [`ResourceServer`]: the OAuth 2.1 resource server in front of the MCP endpoint (as a tower
-//! layer, see `layer`): bearer tokens verified before any body is read, the spec's 401 and 403
+//! layer, see `authorize`): bearer tokens verified before any body is read, the spec's 401 and 403
 //! challenges, and the Protected Resource Metadata document.
 
 use std::convert::Infallible;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::LogLevel;
 use super::client::{Capability, ClientRequest, ClientRequestError};
+use super::level::LogLevel;
 use crate::auth::Caller;
 
 /// What the request being served says about itself.

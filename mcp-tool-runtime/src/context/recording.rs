@@ -12,7 +12,8 @@ use serde_json::{Map, Value, json};
 
 use super::channel::{Channel, RequestInfo};
 use super::client::{ClientRequest, ClientRequestError};
-use super::{LogLevel, ToolContext};
+use super::level::LogLevel;
+use super::tool_context::ToolContext;
 use crate::auth::Caller;
 use crate::sync::lock;
 

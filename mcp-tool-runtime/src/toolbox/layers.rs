@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 
-use super::layer::{CallLayer, Next};
+use super::call_layer::{CallLayer, Next};
 use crate::result::ToolResult;
 
 /// Ends a call that runs longer than its tool's limit (feature `rmcp`, which brings the timer):

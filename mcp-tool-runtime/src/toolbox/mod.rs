@@ -17,7 +17,7 @@ use crate::version::{PerRevision, Revision};
 
 mod call;
 mod header;
-mod layer;
+mod call_layer;
 pub mod layers;
 mod name;
 #[cfg(feature = "self-check")]
@@ -45,7 +45,7 @@ mod self_check {
 }
 
 use call::Registered;
-pub use layer::{CallLayer, FromFn, Next, from_fn};
+pub use call_layer::{CallLayer, FromFn, Next, from_fn};
 use name::check_tool_name;
 use self_check::ToolCheck;
 

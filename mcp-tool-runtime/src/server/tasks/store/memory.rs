@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use tokio::sync::Notify;
 
-use super::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
+use super::contract::{TaskStore, now_ms};
+use super::record::{StoreError, StoredTask, TaskBounds, TaskMessage};
 use crate::sync::lock;
 
 /// Tasks kept in memory. It needs nothing and is lost with the process; clones share the same

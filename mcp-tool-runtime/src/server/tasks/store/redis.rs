@@ -6,7 +6,8 @@ use futures_util::future::BoxFuture;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script};
 
-use super::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore, now_ms};
+use super::contract::{TaskStore, now_ms};
+use super::record::{StoreError, StoredTask, TaskBounds, TaskMessage};
 
 /// Tasks kept in Redis, through the `redis` crate. Every replica of a server given a store on
 /// the same Redis (and the same prefix) sees every task: any replica answers `tasks/get`,

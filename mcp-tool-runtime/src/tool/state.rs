@@ -1,0 +1,51 @@
+//! [`State`]: what a toolbox holds for its tools, one value per type.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The state a toolbox holds for its tools, one value per type; tools take it as a
+/// `#[state] name: &T` parameter.
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_tool, Toolbox};
+///
+/// struct Greeting(&'static str);
+///
+/// /// Greets someone.
+/// #[mcp_tool]
+/// fn greet(#[state] greeting: &Greeting, name: String) -> String {
+///     format!("{}, {name}!", greeting.0)
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.insert_state(Greeting("Hello"));
+/// toolbox.register(greet::tool()).unwrap();
+/// ```
+#[derive(Default, Clone)]
+pub struct State {
+    values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("values", &self.values.len())
+            .finish()
+    }
+}
+
+impl State {
+    pub(crate) fn insert<S: Any + Send + Sync>(&mut self, value: S) {
+        self.values.insert(TypeId::of::<S>(), Arc::new(value));
+    }
+
+    pub(crate) fn contains(&self, id: TypeId) -> bool {
+        self.values.contains_key(&id)
+    }
+
+    /// The state of type `S`, if the toolbox holds one.
+    pub fn get<S: Any + Send + Sync>(&self) -> Option<&S> {
+        self.values.get(&TypeId::of::<S>())?.downcast_ref()
+    }
+}
