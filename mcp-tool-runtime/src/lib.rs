@@ -9,8 +9,8 @@
 //! MCP's central rule for structured output lives here: a tool that advertises an `outputSchema`
 //! MUST return `structuredContent` conforming to it. The two halves are toggled independently,
 //! server-wide ([`ServerDefaults`]) and per tool, and every combination that would break the rule
-//! is refused at registration ([`settings::resolve`]) or, where the tool's own flags decide it, by the
-//! compiler.
+//! is refused at registration ([`Toolbox::register`], [`settings::SettingsError`]) or, where the
+//! tool's own flags decide it, by the compiler.
 //!
 //! ```
 //! use mcp_tool_runtime::{mcp_tool, Toolbox};
@@ -78,7 +78,11 @@
 //! - [`encode`]: the deterministic JSON text mirror; [`content`]: content blocks;
 //! - [`context`]: the call context;
 //! - [`server`] (feature `rmcp`): serving through rmcp, and composition with your own handler;
-//! - [`transport`] (feature `rmcp`): stdio and Streamable HTTP that answer every request.
+//! - [`transport`] (feature `rmcp`): stdio and Streamable HTTP that answer every request;
+//! - [`auth`]: the verified caller a tool reads, and (feature `auth`) the OAuth 2.1 resource
+//!   server in front of Streamable HTTP;
+//! - `version` (private): the one place that decides what is served differently at which
+//!   protocol revision.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -167,17 +171,15 @@ pub use kind::ContentKind;
 /// assert_eq!(names, ["chart", "get_invoice", "invoices.create"]);
 /// ```
 ///
-/// Keys: `name`, `title`, `description` (defaults to the doc comment), the flags
-/// `include_output_schema`, `include_structured_content` and `allow_none` (bare means on,
-/// `= true`/`= false` explicit; an absent `include_*` flag defers to the server's
-/// [`ServerDefaults`], an absent `allow_none` means the tool never returns `None`),
-/// `annotations(read_only, destructive, idempotent, open_world)`,
-/// `content = image | audio | resource_link | resource | blocks` with `mime_type = "..."` for media,
-/// and `crate = path`. Parameters: `#[arg(rename = "...", description = "...")]`, one `#[args]`
-/// struct, `#[state] name: &T`, and one [`ToolContext`] (by value or `&ToolContext`, any name:
-/// the call context, not an argument). Beside `fn f`, the macro declares `f::tool()`, the value to
-/// register ([`tools!`] names several). Misconfigurations are compile errors; see the README for
-/// the list.
+/// Beside `fn f`, the macro declares `f::tool()`, the value to register ([`tools!`] names
+/// several). Parameters are the arguments: `#[arg(rename = "...", description = "...", header =
+/// "...")]`, one `#[args]` struct, `#[state] name: &T`, and one [`ToolContext`] (by value or
+/// `&ToolContext`, any name: the call context, not an argument). Misconfigurations are compile
+/// errors; the README lists them.
+///
+/// # Keys
+///
+#[doc = include_str!("../docs/keys.md")]
 pub use mcp_tool_macros::mcp_tool;
 pub use options::{Mirror, ResultOptions};
 pub use result::ToolResult;

@@ -73,33 +73,30 @@ impl std::fmt::Display for Origin {
 }
 
 /// The decision for one tool: whether it sends `structuredContent` and advertises `outputSchema`.
-///
-/// ```
-/// use mcp_tool_runtime::settings::resolve;
-/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
-///
-/// let resolved = resolve("t", ToolFlags::default(), ServerDefaults::default(), ContentKind::Audio).unwrap();
-/// assert!(!resolved.include_output_schema && !resolved.include_structured_content);
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// Whether results carry `structuredContent`.
-    pub include_structured_content: bool,
+    pub(crate) include_structured_content: bool,
     /// Whether the `tools/list` entry carries `outputSchema`.
-    pub include_output_schema: bool,
+    pub(crate) include_output_schema: bool,
 }
 
 /// A resolution that would advertise an `outputSchema` while omitting `structuredContent`.
 ///
 /// ```
-/// use mcp_tool_runtime::settings::{resolve, Origin, SettingsError};
-/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
+/// use mcp_tool_runtime::settings::{Origin, SettingsError};
+/// use mcp_tool_runtime::{mcp_tool, RegistrationError, ServerDefaults, Toolbox};
 ///
-/// let flags = ToolFlags { include_output_schema: Some(true), include_structured_content: Some(false) };
-/// let Err(SettingsError::AsymmetricRule(err)) = resolve("t", flags, ServerDefaults::default(), ContentKind::Text) else {
-///     panic!("refused");
+/// /// Looks an invoice up.
+/// #[mcp_tool(include_output_schema)]
+/// fn get_invoice(number: String) -> String { number }
+///
+/// let server = ServerDefaults { include_structured_content: false, ..ServerDefaults::default() };
+/// let err = Toolbox::with_defaults(server).register(get_invoice::tool()).unwrap_err();
+/// let RegistrationError::Settings(SettingsError::AsymmetricRule(err)) = err else {
+///     panic!("refused by the asymmetric rule");
 /// };
-/// assert_eq!((err.schema_origin, err.content_origin), (Origin::Tool, Origin::Tool));
+/// assert_eq!((err.schema_origin, err.content_origin), (Origin::Tool, Origin::ServerDefault));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -117,15 +114,23 @@ pub struct AsymmetricRuleViolation {
     pub content_origin: Origin,
 }
 
-/// Why a tool's structured-output settings cannot be served.
+/// Why a tool's structured-output settings cannot be served, as
+/// [`Toolbox::register`](crate::Toolbox::register) reports it
+/// ([`RegistrationError::Settings`](crate::RegistrationError::Settings)).
 ///
 /// ```
-/// use mcp_tool_runtime::settings::{resolve, SettingsError};
-/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
+/// use mcp_tool_runtime::settings::SettingsError;
+/// use mcp_tool_runtime::{mcp_tool, RegistrationError, ServerDefaults, Toolbox};
 ///
-/// let flags = ToolFlags { include_output_schema: Some(true), ..ToolFlags::default() };
-/// let err = resolve("chart", flags, ServerDefaults::default(), ContentKind::Image).unwrap_err();
-/// assert!(matches!(err, SettingsError::NoStructuredContent { .. }));
+/// /// Looks an invoice up.
+/// #[mcp_tool]
+/// fn get_invoice(number: String) -> String { number }
+///
+/// // Output schemas on, structured content off, both by the server: refused at registration.
+/// let server = ServerDefaults { include_structured_content: false, ..ServerDefaults::default() };
+/// let err = Toolbox::with_defaults(server).register(get_invoice::tool()).unwrap_err();
+/// assert!(matches!(err, RegistrationError::Settings(SettingsError::AsymmetricRule(_))));
+/// assert!(err.to_string().contains("`get_invoice`"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
@@ -150,21 +155,9 @@ pub enum SettingsError {
 /// Resolves a tool's flags against the server defaults, and checks MCP's asymmetric rule: a tool
 /// that advertises an `outputSchema` MUST return conforming `structuredContent` (the reverse is
 /// allowed). Kinds that carry no structured content (image, audio, blocks) never advertise a
-/// schema; a tool of such a kind that turns either half on explicitly is refused.
-///
-/// ```
-/// use mcp_tool_runtime::settings::resolve;
-/// use mcp_tool_runtime::{ContentKind, ServerDefaults, ToolFlags};
-///
-/// let server = ServerDefaults { include_structured_content: false, ..ServerDefaults::default() };
-/// let tool = ToolFlags::default();
-/// let err = resolve("get_invoice", tool, server, ContentKind::Text).unwrap_err();
-/// assert!(err.to_string().contains("`get_invoice`"));
-///
-/// let tool = ToolFlags { include_structured_content: Some(true), ..ToolFlags::default() };
-/// assert!(resolve("get_invoice", tool, server, ContentKind::Text).is_ok());
-/// ```
-pub fn resolve(
+/// schema; a tool of such a kind that turns either half on explicitly is refused. Run once per
+/// tool, by [`Toolbox::register`](crate::Toolbox::register).
+pub(crate) fn resolve(
     tool: &str,
     flags: ToolFlags,
     server: ServerDefaults,
@@ -211,4 +204,84 @@ pub fn resolve(
         include_structured_content: structured,
         include_output_schema: schema,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Origin, SettingsError, ToolFlags, resolve};
+    use crate::{ContentKind, ServerDefaults};
+
+    #[test]
+    fn resolution_matrix() {
+        let on = Some(true);
+        let off = Some(false);
+        for server_content in [true, false] {
+            for server_schema in [true, false] {
+                let server = ServerDefaults {
+                    include_structured_content: server_content,
+                    include_output_schema: server_schema,
+                    ..ServerDefaults::default()
+                };
+                for tool_content in [None, on, off] {
+                    for tool_schema in [None, on, off] {
+                        let flags = ToolFlags {
+                            include_structured_content: tool_content,
+                            include_output_schema: tool_schema,
+                        };
+                        let content = tool_content.unwrap_or(server_content);
+                        let schema = tool_schema.unwrap_or(server_schema);
+                        let outcome = resolve("t", flags, server, ContentKind::Text);
+                        if schema && !content {
+                            let Err(SettingsError::AsymmetricRule(err)) = outcome else {
+                                panic!(
+                                    "expected the asymmetric rule to refuse {flags:?}, got {outcome:?}"
+                                );
+                            };
+                            let expect_schema = if tool_schema.is_some() {
+                                Origin::Tool
+                            } else {
+                                Origin::ServerDefault
+                            };
+                            let expect_content = if tool_content.is_some() {
+                                Origin::Tool
+                            } else {
+                                Origin::ServerDefault
+                            };
+                            assert_eq!(
+                                (err.schema_origin, err.content_origin),
+                                (expect_schema, expect_content)
+                            );
+                        } else {
+                            let resolved = outcome.unwrap();
+                            assert_eq!(resolved.include_structured_content, content);
+                            assert_eq!(resolved.include_output_schema, schema);
+                        }
+                    }
+                }
+                for kind in [ContentKind::Image, ContentKind::Audio, ContentKind::Blocks] {
+                    let resolved = resolve("t", ToolFlags::default(), server, kind).unwrap();
+                    assert!(
+                        !resolved.include_output_schema && !resolved.include_structured_content
+                    );
+                    // An explicit flag the kind cannot honour is refused, not silently dropped.
+                    for flags in [
+                        ToolFlags {
+                            include_output_schema: Some(true),
+                            ..ToolFlags::default()
+                        },
+                        ToolFlags {
+                            include_structured_content: Some(true),
+                            ..ToolFlags::default()
+                        },
+                    ] {
+                        let err = resolve("t", flags, server, kind).unwrap_err();
+                        assert!(
+                            matches!(err, SettingsError::NoStructuredContent { kind: k, .. } if k == kind),
+                            "{err}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

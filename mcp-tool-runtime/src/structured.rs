@@ -36,14 +36,9 @@ pub enum AllowNone {
     Yes,
 }
 
-/// The property that carries a wrapped, non-object result.
-///
-/// ```
-/// use mcp_tool_runtime::structured::{Shape, RESULT_KEY};
-/// let served = Shape::Wrapped.structured(serde_json::json!(7));
-/// assert_eq!(served[RESULT_KEY], 7);
-/// ```
-pub const RESULT_KEY: &str = "result";
+/// The property that carries a wrapped, non-object result (`{"result": 7}`, see
+/// [`Shape::Wrapped`]).
+pub(crate) const RESULT_KEY: &str = "result";
 
 /// The schema keyword set on a wrapped output schema, so tooling can tell the `result` property
 /// was added by this toolkit and unwrap it.

@@ -1,9 +1,7 @@
-//! `assert_tool_result_conforms` and the settings resolution matrix.
+//! `assert_tool_result_conforms` (the settings resolution matrix is a unit test of
+//! `settings.rs`, where `resolve` lives).
 
-use mcp_tool_runtime::{
-    ContentKind, ServerDefaults, ToolFlags, assert_tool_result_conforms, check_conforms,
-    settings::Origin, settings::SettingsError, settings::resolve,
-};
+use mcp_tool_runtime::{assert_tool_result_conforms, check_conforms};
 use serde_json::{Value, json};
 
 fn entry() -> Value {
@@ -139,76 +137,4 @@ fn a_schema_naming_its_dialect_is_honoured() {
     });
     assert!(check_conforms(&tool, &result(json!({"n": 5}))).is_err());
     assert!(check_conforms(&tool, &result(json!({"n": 4}))).is_ok());
-}
-
-#[test]
-fn resolution_matrix() {
-    let on = Some(true);
-    let off = Some(false);
-    for server_content in [true, false] {
-        for server_schema in [true, false] {
-            let server = ServerDefaults {
-                include_structured_content: server_content,
-                include_output_schema: server_schema,
-                ..ServerDefaults::default()
-            };
-            for tool_content in [None, on, off] {
-                for tool_schema in [None, on, off] {
-                    let flags = ToolFlags {
-                        include_structured_content: tool_content,
-                        include_output_schema: tool_schema,
-                    };
-                    let content = tool_content.unwrap_or(server_content);
-                    let schema = tool_schema.unwrap_or(server_schema);
-                    let outcome = resolve("t", flags, server, ContentKind::Text);
-                    if schema && !content {
-                        let Err(SettingsError::AsymmetricRule(err)) = outcome else {
-                            panic!(
-                                "expected the asymmetric rule to refuse {flags:?}, got {outcome:?}"
-                            );
-                        };
-                        let expect_schema = if tool_schema.is_some() {
-                            Origin::Tool
-                        } else {
-                            Origin::ServerDefault
-                        };
-                        let expect_content = if tool_content.is_some() {
-                            Origin::Tool
-                        } else {
-                            Origin::ServerDefault
-                        };
-                        assert_eq!(
-                            (err.schema_origin, err.content_origin),
-                            (expect_schema, expect_content)
-                        );
-                    } else {
-                        let resolved = outcome.unwrap();
-                        assert_eq!(resolved.include_structured_content, content);
-                        assert_eq!(resolved.include_output_schema, schema);
-                    }
-                }
-            }
-            for kind in [ContentKind::Image, ContentKind::Audio, ContentKind::Blocks] {
-                let resolved = resolve("t", ToolFlags::default(), server, kind).unwrap();
-                assert!(!resolved.include_output_schema && !resolved.include_structured_content);
-                // An explicit flag the kind cannot honour is refused, not silently dropped.
-                for flags in [
-                    ToolFlags {
-                        include_output_schema: Some(true),
-                        ..ToolFlags::default()
-                    },
-                    ToolFlags {
-                        include_structured_content: Some(true),
-                        ..ToolFlags::default()
-                    },
-                ] {
-                    let err = resolve("t", flags, server, kind).unwrap_err();
-                    assert!(
-                        matches!(err, SettingsError::NoStructuredContent { kind: k, .. } if k == kind),
-                        "{err}"
-                    );
-                }
-            }
-        }
-    }
 }

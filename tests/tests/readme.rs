@@ -32,3 +32,43 @@ fn the_test_command_is_what_ci_runs() {
     );
     assert!(readme.contains("```sh\ncargo run -p examples --bin invoices -- --demo\n```"));
 }
+
+/// The section between `<!-- keys:start -->` and `<!-- keys:end -->`.
+fn keys_table(text: &str) -> &str {
+    let start = text.find("<!-- keys:start -->").expect("a keys table");
+    let end = text
+        .find("<!-- keys:end -->")
+        .expect("the end of the keys table");
+    &text[start..end]
+}
+
+#[test]
+fn the_keys_table_is_one_table_listing_every_key_the_macro_takes() {
+    let table = read("mcp-tool-runtime/docs/keys.md");
+    let readme = read("README.md");
+    assert_eq!(
+        keys_table(&readme),
+        keys_table(&table),
+        "README.md's keys table differs from mcp-tool-runtime/docs/keys.md: copy the file's table"
+    );
+    // The keys the macro accepts, as its symbol table names them.
+    let symbols = read("mcp-tool-macros/src/symbol.rs");
+    let list = &symbols[symbols.find("pub const TOOL_KEYS").unwrap()..];
+    let list = &list[..list.find("];").unwrap()];
+    let constants: Vec<&str> = list
+        .lines()
+        .skip(1)
+        .map(|line| line.trim().trim_end_matches(','))
+        .filter(|name| !name.is_empty())
+        .collect();
+    assert_eq!(constants.len(), 17, "{constants:?}");
+    for constant in constants {
+        let definition = format!("pub const {constant}: &str = \"");
+        let at = symbols.find(&definition).expect(constant) + definition.len();
+        let key = &symbols[at..at + symbols[at..].find('"').unwrap()];
+        assert!(
+            keys_table(&table).contains(&format!("`{key}")),
+            "the keys table does not list `{key}`"
+        );
+    }
+}

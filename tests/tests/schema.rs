@@ -18,7 +18,7 @@ fn conforms<T: Serialize + JsonSchema + 'static>(
     let output = output_schema::<T>(allow_none);
     let (schema, shape) = (output.schema(), output.shape());
     let result = build_tool_result(payload, &ResultOptions::new("t").shape(shape));
-    let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &*schema});
+    let entry = json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": &**schema});
     check_conforms(&entry, &serde_json::to_value(&result).unwrap())
 }
 
@@ -374,11 +374,12 @@ fn the_runtime_types_tools_return_describe_themselves_without_rustdoc_examples()
         output_schema::<EmbeddedResource>(AllowNone::No).schema(),
         output_schema::<Annotations>(AllowNone::No).schema(),
     ] {
-        let text = serde_json::to_string(&*schema).unwrap();
+        let text = serde_json::to_string(&**schema).unwrap();
         assert!(!text.contains("```"), "{text}");
         assert!(!text.contains("assert"), "{text}");
     }
-    let links = serde_json::to_string(&*output_schema::<Vec<ResourceLink>>(AllowNone::No).schema())
-        .unwrap();
+    let links =
+        serde_json::to_string(&**output_schema::<Vec<ResourceLink>>(AllowNone::No).schema())
+            .unwrap();
     assert!(links.contains("A link to a resource the client may read or subscribe to."));
 }

@@ -6,11 +6,11 @@
 //! The [authorization guide](crate::guide::authorization) shows the whole setup and lists what
 //! is answered to each kind of request.
 
+#[cfg(feature = "auth")]
+mod authorize;
 mod caller;
 #[cfg(feature = "auth")]
 mod jwt;
-#[cfg(feature = "auth")]
-mod authorize;
 #[cfg(feature = "auth")]
 mod metadata;
 #[cfg(feature = "auth")]
@@ -18,6 +18,9 @@ mod resource_server;
 #[cfg(feature = "auth")]
 mod verifier;
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use authorize::Authorize;
 pub use caller::Caller;
 /// The signature algorithms of [`JwtVerifier::algorithms`], from `jsonwebtoken`.
 #[cfg(feature = "auth")]
@@ -28,9 +31,6 @@ pub use jsonwebtoken::Algorithm;
 pub use jwt::{
     DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, DEFAULT_TOKEN_CACHE, JwtVerifier,
 };
-#[cfg(feature = "auth")]
-#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-pub use authorize::Authorize;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use metadata::ProtectedResourceMetadata;

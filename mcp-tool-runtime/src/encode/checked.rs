@@ -23,15 +23,9 @@ use super::error::{EncodeError, Segment};
 pub const MAX_DEPTH: usize = 128;
 
 /// Turns `payload` into a JSON value with keys in code-point order, refusing what
-/// [`encode_json`](crate::encode_json) refuses. This is the value `structuredContent` carries.
-///
-/// ```
-/// use mcp_tool_runtime::encode::to_checked_value;
-///
-/// let value = to_checked_value(&std::collections::BTreeMap::from([(2, "b"), (10, "a")])).unwrap();
-/// assert_eq!(value, serde_json::json!({"10": "a", "2": "b"}));
-/// ```
-pub fn to_checked_value<T: Serialize + ?Sized>(payload: &T) -> Result<Value, EncodeError> {
+/// [`encode_json`](crate::encode_json) refuses. This is the value `structuredContent` carries:
+/// `{2: "b", 10: "a"}` becomes `{"10": "a", "2": "b"}`.
+pub(crate) fn to_checked_value<T: Serialize + ?Sized>(payload: &T) -> Result<Value, EncodeError> {
     payload.serialize(Checked { depth: 0 })
 }
 

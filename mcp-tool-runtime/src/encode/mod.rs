@@ -1,6 +1,6 @@
 //! `encode_json`: the deterministic JSON text every tool result carries.
 //!
-//! A payload is first turned into a [`serde_json::Value`] by [`to_checked_value`], a serializer of
+//! A payload is first turned into a [`serde_json::Value`] by `to_checked_value`, a serializer of
 //! our own that sorts object keys, refuses non-finite floats (naming the JSON path) and refuses
 //! nesting deeper than [`MAX_DEPTH`] before it could overflow the stack. The checked value is what
 //! `structuredContent` carries; its pretty form is what the text mirror carries.
@@ -11,7 +11,8 @@ mod checked;
 mod error;
 mod pretty;
 
-pub use checked::{MAX_DEPTH, to_checked_value};
+pub use checked::MAX_DEPTH;
+pub(crate) use checked::to_checked_value;
 pub use error::EncodeError;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 pub(crate) use error::Segment;

@@ -84,13 +84,10 @@ impl Snapshot {
 /// annotations and media or resource blocks (rare, and small next to the payload) go through
 /// the wire JSON they share with rmcp, so no field is dropped on the way.
 ///
-/// ```
-/// use mcp_tool_runtime::server::to_rmcp_result;
-/// use mcp_tool_runtime::ToolResult;
 ///
-/// let converted = to_rmcp_result(ToolResult::error("boom"));
-/// assert_eq!(converted.is_error, Some(true));
-/// ```
+/// Not part of the API (hidden): what [`ToolboxServer`](crate::ToolboxServer) hands rmcp, public
+/// for the benches and the conversion tests only.
+#[doc(hidden)]
 pub fn to_rmcp_result(result: ToolResult) -> CallToolResult {
     let ToolResult {
         content,

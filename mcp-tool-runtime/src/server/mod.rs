@@ -9,8 +9,11 @@
 //! - `handler`: [`ToolboxServer`], its settings, and its `ServerHandler` methods;
 //! - `compose`: [`Merged`], the tools beside a handler of your own;
 //! - `shared`: what every session of one server shares;
-//! - `convert`: the toolbox in rmcp's model ([`to_rmcp_result`]);
-//! - `call`: serving `tools/call`, and the JSON-RPC errors around a call;
+//! - `convert`: the toolbox in rmcp's model, and results handed to rmcp by moving them;
+//! - `request`: one reading of a request (its version, the verified caller, the key binding
+//!   state and tasks to that caller), made once where a call enters;
+//! - `call`: serving `tools/call`, a dispatcher to one function per kind of call;
+//! - `errors`: the JSON-RPC errors around a call (unknown tool, missing capability, cancelled);
 //! - `live`: the call context's channel to the client;
 //! - `input`: input-required results and the sealed `requestState` (2026-07-28);
 //! - `changes`: telling clients the tools changed ([`UpdateError`]);
@@ -18,7 +21,7 @@
 //! - `limits`: the bounds a server keeps ([`Limits`]);
 //! - `quota`: what sessions and the server hold against them ([`Refusals`]);
 //! - [`tasks`]: tools as tasks, and the [`TaskStore`](tasks::TaskStore) they are kept in;
-//! - `version`: what changed at protocol 2026-07-28.
+//! - `telemetry`: each served call's span and metrics.
 
 // rmcp 3.11 marks logging, sampling and roots deprecated (SEP-2577, a proposal): they are in
 // every released MCP version, the conformance suite tests them, and tools use them.

@@ -4,8 +4,8 @@
 use std::any::{Any, type_name};
 use std::fmt::Display;
 
-use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::state::State;

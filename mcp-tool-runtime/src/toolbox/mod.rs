@@ -10,14 +10,15 @@ use crate::context::ToolContext;
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
 use crate::schema::OutputSchema;
-use crate::settings::{ServerDefaults, SettingsError, resolve};
+use crate::settings::{ServerDefaults, resolve};
 use crate::structured::shape_at;
 use crate::tool::{State, Tool, ToolDefinition};
 use crate::version::{PerRevision, Revision};
 
 mod call;
-mod header;
 mod call_layer;
+mod error;
+mod header;
 pub mod layers;
 mod name;
 #[cfg(feature = "self-check")]
@@ -46,81 +47,9 @@ mod self_check {
 
 use call::Registered;
 pub use call_layer::{CallLayer, FromFn, Next, from_fn};
+pub use error::{RegistrationError, UnknownTool};
 use name::check_tool_name;
 use self_check::ToolCheck;
-
-/// Why a tool could not be registered.
-///
-/// ```
-/// use mcp_tool_runtime::{RegistrationError, ToolDeclaration, Toolbox, Tool, ToolCall, ToolResult, BoxFuture};
-///
-/// struct Named(&'static str);
-/// impl Tool for Named {
-///     fn declaration(&self) -> ToolDeclaration { ToolDeclaration::new(self.0) }
-///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
-///         Box::pin(async move { call.finish(&()) })
-///     }
-/// }
-///
-/// let err = Toolbox::new().register(Named("has space")).unwrap_err();
-/// assert!(matches!(err, RegistrationError::InvalidName { .. }));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RegistrationError {
-    /// Two tools with one name.
-    #[error(
-        "a tool named `{0}` is already registered; tool names must be unique, give one a `name = \"...\"`"
-    )]
-    DuplicateName(String),
-    /// A name MCP clients reject.
-    #[error(
-        "tool name `{name}` is invalid: {reason}; use 1 to 128 characters of A-Z a-z 0-9 _ - ."
-    )]
-    InvalidName {
-        /// The name.
-        name: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The structured-output settings cannot be served (MCP's asymmetric rule, or a flag the
-    /// tool's content kind cannot honour).
-    #[error(transparent)]
-    Settings(#[from] SettingsError),
-    /// An argument marked `x-mcp-header` (SEP-2243) that cannot be served as a header.
-    #[error("tool `{tool}` cannot be registered: {reason}")]
-    InvalidHeader {
-        /// The tool.
-        tool: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The tool needs state the toolbox does not hold.
-    #[error(
-        "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"
-    )]
-    MissingState {
-        /// The tool.
-        tool: String,
-        /// The state's type.
-        type_name: &'static str,
-    },
-}
-
-/// `tools/call` named a tool the toolbox does not have (a JSON-RPC error, -32602, in MCP).
-///
-/// ```
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// use mcp_tool_runtime::{Toolbox, UnknownTool};
-/// let err = Toolbox::new().call_tool("nope", serde_json::Value::Null).await.unwrap_err();
-/// assert_eq!(err, UnknownTool { name: "nope".into() });
-/// # });
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown tool `{name}`")]
-pub struct UnknownTool {
-    /// The name that was asked for.
-    pub name: String,
-}
 
 /// A set of tools served together, with the server-wide structured-output defaults.
 ///

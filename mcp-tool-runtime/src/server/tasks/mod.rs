@@ -18,6 +18,16 @@
 //! - a task's end is written once: a replica that comes back after its task was failed cannot
 //!   overwrite the failure.
 //!
+//! One concept a file, each importing leaves, never this face's private parts:
+//! - this file: the API the serving layer calls (start, adopt, get, update, cancel, drain);
+//! - `replica`: this replica's running tasks, and the worker that renews its lease and hands it
+//!   the messages other replicas send;
+//! - `channel`: the call context's channel for a tool running as a task;
+//! - `escalate`: a call that becomes a task where its body says;
+//! - `settle`: how a task's end is written;
+//! - `errors`: the JSON-RPC errors of the extension;
+//! - `store`: the [`TaskStore`] trait, what it keeps, and the stores this crate ships.
+//!
 //! [`ToolboxServer::set_task_store`]: crate::ToolboxServer::set_task_store
 //! [`Limits::task_lease`]: crate::server::Limits::task_lease
 
