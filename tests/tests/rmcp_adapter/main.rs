@@ -10,6 +10,7 @@ mod convert;
 mod fixtures;
 mod headers;
 mod input_required;
+mod keep_alive;
 mod malformed;
 mod shutdown;
 mod tasks;

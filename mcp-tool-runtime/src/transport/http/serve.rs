@@ -90,7 +90,8 @@ pub struct Stopped {
 /// then stops accepting connections, lets the requests in flight finish within
 /// [`ServeOptions::grace`], closes the connections left, lets the tasks of
 /// [`ServeOptions::drain_tasks`]'s servers finish within what is left of the grace period, and
-/// returns. Every connection has a deadline on its request heads.
+/// returns. Every connection has a deadline on its request heads, and `TCP_NODELAY` set, so no
+/// reply waits on the client's delayed ACK (see the [serving guide](crate::guide::serving)).
 ///
 /// ```no_run
 /// # async fn run(router: axum::Router, ctrl_c: impl std::future::Future<Output = ()>) -> std::io::Result<()> {
@@ -133,6 +134,11 @@ where
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
+        // rmcp writes a server-sent-events reply in several small writes; with Nagle's
+        // algorithm on, the last of them waits for the client's delayed ACK (about 40 ms on
+        // Linux) on every call of a keep-alive connection. A socket that refuses the option
+        // still serves, only slower.
+        let _ = stream.set_nodelay(true);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(options.header_read_timeout)
