@@ -5,7 +5,11 @@
 //!   every span (a registry and a layer that keeps nothing), and with tracing-opentelemetry's
 //!   layer exporting to memory;
 //! - verifying one bearer token with `JwtVerifier` (ES256, keys cached), checked in full and
-//!   remembered from an earlier request.
+//!   remembered from an earlier request;
+//! - a served call of a tool with three constrained arguments (a range, a length and a pattern,
+//!   an email format), its rules checked against the `inputSchema` before the body runs, next
+//!   to the same tool whose arguments state no rule (what the call cost before the rules were
+//!   enforced).
 //!
 //! `cargo run --release -p benches --bin observe` prints the table BENCHMARKS.md holds;
 //! `--quick` measures fewer calls (what CI runs, to prove the harness works).
@@ -23,6 +27,37 @@ use tracing_subscriber::layer::SubscriberExt;
 #[mcp_tool]
 fn add(a: i64, b: i64) -> i64 {
     a + b
+}
+
+/// An order whose arguments state rules (schemars attributes).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Ruled {
+    #[schemars(range(min = 1, max = 100))]
+    quantity: u32,
+    #[schemars(length(min = 2, max = 5), regex(pattern = r"^[A-Z]+$"))]
+    code: String,
+    #[schemars(email)]
+    contact: String,
+}
+
+/// The same order, stating no rule.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Unruled {
+    quantity: u32,
+    code: String,
+    contact: String,
+}
+
+/// Places an order whose arguments are checked against their rules.
+#[mcp_tool]
+fn order_rules(#[args] order: Ruled) -> u32 {
+    order.quantity + order.code.len() as u32 + order.contact.len() as u32
+}
+
+/// Places the same order, stating no rule.
+#[mcp_tool]
+fn order_plain(#[args] order: Unruled) -> u32 {
+    order.quantity + order.code.len() as u32 + order.contact.len() as u32
 }
 
 const KEY: &[u8] = include_bytes!("observe-key.pem");
@@ -51,11 +86,21 @@ fn served(variant: &str, n: usize) {
                 tracing_subscriber::registry().with(layer),
             ))
         }
+        "order-rules" | "order-plain" => None,
         other => panic!("no variant {other}"),
+    };
+    let (tool, arguments) = match variant {
+        "order-rules" | "order-plain" => (
+            variant.replace('-', "_"),
+            json!({"quantity": 7, "code": "ABC", "contact": "ada@example.com"}),
+        ),
+        _ => ("add".to_owned(), json!({"a": 1, "b": 2})),
     };
     runtime().block_on(async {
         let mut toolbox = Toolbox::new();
         toolbox.register(add::tool()).unwrap();
+        toolbox.register(order_rules::tool()).unwrap();
+        toolbox.register(order_plain::tool()).unwrap();
         let server = ToolboxServer::new(toolbox).unwrap();
         let mut client = benches::LineClient::serve(server);
         client
@@ -69,7 +114,7 @@ fn served(variant: &str, n: usize) {
             .await;
         for id in 1..=n {
             client.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                "params": {"name": "add", "arguments": {"a": 1, "b": 2},
+                "params": {"name": &tool, "arguments": &arguments,
                            "_meta": {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}))
             .await;
             let answer = client.next().await;
@@ -154,6 +199,8 @@ fn main() {
     let otel = instructions("otel", n);
     let verified = instructions("verify", n);
     let remembered = instructions("verify-cached", n);
+    let unruled = instructions("order-plain", n);
+    let ruled = instructions("order-rules", n);
     println!("| per call | instructions | x no subscriber |");
     println!("| --- | --- | --- |");
     println!("| served call, no subscriber | {none} | 1.00x |");
@@ -172,5 +219,13 @@ fn main() {
     println!(
         "| the same token again (remembered) | {remembered} | {:.2}x |",
         remembered as f64 / none as f64
+    );
+    println!();
+    println!("| per call | instructions | x no rules |");
+    println!("| --- | --- | --- |");
+    println!("| served call, three arguments stating no rule | {unruled} | 1.00x |");
+    println!(
+        "| served call, the same arguments with their rules checked | {ruled} | {:.2}x |",
+        ruled as f64 / unruled as f64
     );
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use futures_util::FutureExt as _;
 use serde_json::{Map, Value};
 
+use super::arguments::ArgumentCheck;
 use super::self_check::ToolCheck;
 use crate::build::within_ceiling;
 use crate::context::ToolContext;
@@ -29,6 +30,8 @@ pub(crate) struct Registered {
     pub(crate) options: PerRevision<ResultOptions>,
     /// The argument names the input schema allows, when it refuses any other.
     pub(crate) known_arguments: Option<BTreeSet<String>>,
+    /// The rules of the input schema beyond serde's, checked before the tool runs.
+    pub(crate) arguments: ArgumentCheck,
     /// The advertised `outputSchema` per revision, for the result self-check.
     pub(crate) check: PerRevision<ToolCheck>,
     /// The OAuth scopes a verified caller needs.
@@ -103,6 +106,10 @@ impl Registered {
                 quote(unknown)
             ));
         }
+        let arguments = match self.arguments.check(name, arguments) {
+            Ok(arguments) => arguments,
+            Err(message) => return options.error(message),
+        };
         let reporter = context.clone();
         let call = ToolCall {
             arguments,

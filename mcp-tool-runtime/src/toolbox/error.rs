@@ -20,6 +20,7 @@ use crate::settings::SettingsError;
 /// assert!(matches!(err, RegistrationError::InvalidName { .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistrationError {
     /// Two tools with one name.
     #[error(
@@ -46,6 +47,16 @@ pub enum RegistrationError {
         /// The tool.
         tool: String,
         /// What is wrong.
+        reason: String,
+    },
+    /// The tool's `inputSchema` states a rule its arguments cannot be held to (a `format` no
+    /// validator here checks, or any rule in a build without the `self-check` feature): a
+    /// promise to models and clients that nothing would keep.
+    #[error("tool `{tool}` cannot be registered: {reason}")]
+    UncheckableArguments {
+        /// The tool.
+        tool: String,
+        /// What cannot be checked, and what to do.
         reason: String,
     },
     /// The tool needs state the toolbox does not hold.

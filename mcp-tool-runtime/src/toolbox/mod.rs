@@ -15,6 +15,7 @@ use crate::structured::shape_at;
 use crate::tool::{State, Tool, ToolDefinition};
 use crate::version::{PerRevision, Revision};
 
+mod arguments;
 mod call;
 mod call_layer;
 mod error;
@@ -45,6 +46,7 @@ mod self_check {
     }
 }
 
+use arguments::ArgumentCheck;
 use call::Registered;
 pub use call_layer::{CallLayer, FromFn, Next, from_fn};
 pub use error::{RegistrationError, UnknownTool};
@@ -278,6 +280,12 @@ impl Toolbox {
                 reason,
             }
         })?;
+        let arguments = ArgumentCheck::new(&input_schema).map_err(|reason| {
+            RegistrationError::UncheckableArguments {
+                tool: name.clone(),
+                reason,
+            }
+        })?;
         let known_arguments =
             (input_schema.get("additionalProperties") == Some(&Value::Bool(false))).then(|| {
                 input_schema
@@ -331,6 +339,7 @@ impl Toolbox {
                 tool,
                 options,
                 known_arguments,
+                arguments,
                 check,
                 scopes: declaration.scopes,
                 task: declaration.task,

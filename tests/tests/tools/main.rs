@@ -9,5 +9,6 @@ mod declare;
 mod fixtures;
 mod layers;
 mod registration;
+mod rules;
 mod self_check;
 mod versions;
