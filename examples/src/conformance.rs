@@ -183,7 +183,7 @@ pub enum ContactMethod {
 /// A contact form whose rules JSON Schema 2020-12 states: a phone or an email is required, and
 /// the one `contactMethod` names.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(extend(
     "$schema" = "https://json-schema.org/draft/2020-12/schema",
     "allOf" = [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
@@ -205,7 +205,10 @@ pub struct ContactForm {
 }
 
 /// Tool with JSON Schema 2020-12 features
-#[mcp_tool(content = blocks)]
+// Served as derived: the suite checks that `$defs` (with its `$anchor`) and
+// `additionalProperties: false` are kept as written (SEP-1613), which the portable shape would
+// inline and leave out.
+#[mcp_tool(content = blocks, schema = as_derived)]
 pub fn json_schema_2020_12_tool(#[args] form: ContactForm) -> Vec<Content> {
     vec![Content::text(format!("Received {form:?}"))]
 }

@@ -91,6 +91,8 @@ pub struct ToolAttr {
     pub icons: Vec<LitStr>,
     /// `mirror = pretty | compact`: how the text mirror is written, and where it was written.
     pub mirror: Option<(bool, Span)>,
+    /// `schema = portable | as_derived`: the shape the schemas are served in (true: as derived).
+    pub schema: Option<(bool, Span)>,
     /// `task = optional | required`: whether it must run as a task, and where it was written.
     pub task: Option<(bool, Span)>,
     /// `escalates`: a task tool's call becomes a task only where its body calls
@@ -149,6 +151,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             META => attr.meta = meta_entries(cx, &meta)?,
             SCOPES => attr.scopes = scopes(cx, &meta)?,
             MIRROR => attr.mirror = mirror(cx, &meta)?,
+            SCHEMA => attr.schema = schema(cx, &meta)?,
             TASK => attr.task = task(cx, &meta)?,
             ESCALATES => attr.escalates = flag(cx, &meta, &key)?,
             TEXT => attr.text = text_fn(cx, &meta)?,
@@ -404,6 +407,13 @@ fn choice(
 fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
     Ok(choice(cx, meta, MIRROR, &["pretty", "compact"])?
         .map(|(word, span)| (word == "compact", span)))
+}
+
+/// `schema = portable | as_derived`: whether the schemas are served as derived, and where that
+/// was written.
+fn schema(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
+    Ok(choice(cx, meta, SCHEMA, &["portable", "as_derived"])?
+        .map(|(word, span)| (word == "as_derived", span)))
 }
 
 /// `task = optional | required`: whether the tool may, or must, run as a task (SEP-2663).

@@ -169,6 +169,13 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             quote!(#krate::Mirror::Pretty)
         }
     }));
+    let schema_profile = option(attr.schema.map(|(as_derived, _)| {
+        if as_derived {
+            quote!(#krate::SchemaProfile::AsDerived)
+        } else {
+            quote!(#krate::SchemaProfile::Portable)
+        }
+    }));
     let meta_keys = attr.meta.iter().map(|(key, _)| key);
     let meta_values = attr.meta.iter().map(|(_, value)| value);
     let input_schema = input_schema(krate, f);
@@ -195,6 +202,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             .into_iter()
             .collect(),
             mirror: #mirror,
+            schema_profile: #schema_profile,
             scopes: #krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*]),
             task: #task,
             escalates: #escalates,

@@ -12,6 +12,7 @@ pub const MIME_TYPE: &str = "mime_type";
 pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
 pub const MIRROR: &str = "mirror";
+pub const SCHEMA: &str = "schema";
 pub const TEXT: &str = "text";
 pub const SCOPES: &str = "scopes";
 pub const TASK: &str = "task";
@@ -30,6 +31,7 @@ pub const TOOL_KEYS: &[&str] = &[
     CONTENT,
     MIME_TYPE,
     MIRROR,
+    SCHEMA,
     TEXT,
     ICONS,
     META,

@@ -10,13 +10,16 @@ use crate::media::{Media, MediaMismatch, MediaSerializer};
 use crate::message::describe;
 use crate::options::{Mirror, ResultOptions};
 use crate::result::ToolResult;
-use crate::structured::Shape;
+use crate::structured::{Shape, is_nothing};
 
 /// Builds the `tools/call` result for `payload`.
 ///
 /// - Text kind: `structuredContent` is the payload, and `content[0]` a text block holding
-///   [`encode_json`](crate::encode_json) of it. With structured content off, only the text block
-///   carries it. Nothing (`None`, `()`) is served as `{}`; a non-object as `{"result": ...}`.
+///   [`encode_json`](crate::encode_json) of it. Nothing (`None`, `()`) is served as `{}`; a
+///   non-object as `{"result": ...}`. With structured content off, only the text block carries
+///   the payload, as it is: a string as the string itself, any other value as its JSON (the
+///   `{"result": ...}` wrapping is for `structuredContent`, which must be an object up to
+///   2025-11-25, and there is none).
 /// - Image and audio: the payload is bytes (or a base64 string); one block with base64 `data`.
 /// - Resource links and embedded resources: one or a list; blocks, plus the structured result.
 /// - Blocks: a list of [`Content`] served as it is.
@@ -31,6 +34,11 @@ use crate::structured::Shape;
 /// let result = build_tool_result(&vec!["a", "b"], &ResultOptions::new("letters"));
 /// assert_eq!(result.structured_content, Some(json!({"result": ["a", "b"]})));
 /// assert_eq!(result.text(), Some("{\n  \"result\": [\n    \"a\",\n    \"b\"\n  ]\n}"));
+///
+/// let text_only = ResultOptions::new("greet").include_structured_content(false);
+/// let result = build_tool_result("Hello, Ada!", &text_only);
+/// assert_eq!(result.structured_content, None);
+/// assert_eq!(result.text(), Some("Hello, Ada!"));
 /// ```
 pub fn build_tool_result<T: Serialize + ?Sized>(
     payload: &T,
@@ -126,6 +134,13 @@ pub(crate) fn within_ceiling(result: ToolResult, options: &ResultOptions) -> Too
 }
 
 fn text_result(value: Value, options: &ResultOptions, text: Option<String>) -> ToolResult {
+    // Without `structuredContent` the text is all a client gets: the payload as it is.
+    if text.is_none() && !options.include_structured_content && !is_nothing(&value) {
+        return ToolResult {
+            content: vec![Content::text(unstructured_text(value, options))],
+            ..ToolResult::default()
+        };
+    }
     let structured = options
         .shape
         .unwrap_or_else(|| Shape::of_value(&value))
@@ -133,9 +148,22 @@ fn text_result(value: Value, options: &ResultOptions, text: Option<String>) -> T
     with_mirror(Vec::new(), structured, options, text)
 }
 
-/// The text mirror goes last, after any blocks of the kind, and carries the whole structured
-/// result, so a client that ignores `structuredContent` loses nothing; unless the tool wrote its
-/// own `text`, which then stands in for it.
+/// The text of a result without `structuredContent`: a string payload as it is, any other as
+/// its JSON, unwrapped.
+fn unstructured_text(value: Value, options: &ResultOptions) -> String {
+    match value {
+        Value::String(text) => text,
+        other => match options.mirror {
+            Mirror::Pretty => encode::pretty(&other),
+            Mirror::Compact => encode::compact(&other),
+        },
+    }
+}
+
+/// The text mirror goes first, before any blocks of the kind (a resource link, a resource): a
+/// client that reads only the first block (smolagents) reads the text, and one that ignores
+/// `structuredContent` loses nothing, as it carries the whole structured result; unless the tool
+/// wrote its own `text`, which then stands in for it.
 fn with_mirror(
     mut content: Vec<Content>,
     structured: Value,
@@ -146,7 +174,7 @@ fn with_mirror(
         Mirror::Pretty => encode::pretty(&structured),
         Mirror::Compact => encode::compact(&structured),
     });
-    content.push(Content::text(text));
+    content.insert(0, Content::text(text));
     ToolResult {
         content,
         structured_content: options.include_structured_content.then_some(structured),

@@ -186,7 +186,7 @@ pub use result::ToolResult;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub use server::ToolboxServer;
-pub use settings::{ServerDefaults, ToolFlags};
+pub use settings::{SchemaProfile, ServerDefaults, ToolFlags, UnknownArguments};
 pub use structured::AllowNone;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]

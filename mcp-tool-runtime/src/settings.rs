@@ -4,13 +4,15 @@
 use crate::kind::ContentKind;
 use crate::options::Mirror;
 
-/// Server-wide defaults for the two halves of structured output.
+/// Server-wide defaults: the two halves of structured output, the text mirror, and what is
+/// done with arguments a tool does not take.
 ///
 /// ```
-/// use mcp_tool_runtime::ServerDefaults;
+/// use mcp_tool_runtime::{ServerDefaults, UnknownArguments};
 ///
 /// let defaults = ServerDefaults::default();
 /// assert!(defaults.include_structured_content && defaults.include_output_schema);
+/// assert_eq!(defaults.unknown_arguments, UnknownArguments::Ignore);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ServerDefaults {
@@ -20,6 +22,11 @@ pub struct ServerDefaults {
     pub include_output_schema: bool,
     /// How the text mirror is written for tools that do not say (default pretty).
     pub mirror: Mirror,
+    /// What a call's arguments that the tool does not take are: ignored (the default), or
+    /// refused, which the `inputSchema` then says with `"additionalProperties": false`.
+    pub unknown_arguments: UnknownArguments,
+    /// The shape tools' schemas are served in, for tools that do not say (default portable).
+    pub schema_profile: SchemaProfile,
 }
 
 impl Default for ServerDefaults {
@@ -28,8 +35,109 @@ impl Default for ServerDefaults {
             include_structured_content: true,
             include_output_schema: true,
             mirror: Mirror::Pretty,
+            unknown_arguments: UnknownArguments::Ignore,
+            schema_profile: SchemaProfile::Portable,
         }
     }
+}
+
+/// The shape a tool's `inputSchema` and `outputSchema` are served in. Both admit exactly the
+/// same values; they differ in how they write them.
+///
+/// - [`Portable`](Self::Portable) (the default) is written the way agent frameworks and model
+///   APIs read a schema (see [`schema`](crate::schema)'s portable shape): a unit enum as
+///   `"type": "string"` with its `enum`, definitions inlined unless recursive, `Option`s as
+///   `"type": [T, "null"]`, integer bounds instead of schemars' `uint32`-style formats.
+/// - [`AsDerived`](Self::AsDerived) is the schema exactly as schemars derives it (or as a tool
+///   declared by hand gives it): `$defs` and `$ref`, `oneOf` of `const`, formats, as written.
+///   For a tool whose schema is read by a validator or a client that wants it verbatim (the
+///   conformance suite's `json-schema-2020-12` scenario checks that `$defs` are kept).
+///
+/// Set it for a server with [`ServerDefaults::schema_profile`], for one tool with
+/// `#[mcp_tool(schema = as_derived)]` ([`ToolDeclaration::schema_profile`](crate::ToolDeclaration::schema_profile)).
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_tool, SchemaProfile, ServerDefaults, Toolbox};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// enum Status {
+///     /// Not paid yet.
+///     Open,
+///     /// Paid in full.
+///     Paid,
+/// }
+///
+/// /// Counts invoices with a status.
+/// #[mcp_tool]
+/// fn count(status: Status) -> u32 { matches!(status, Status::Open) as u32 }
+///
+/// let mut portable = Toolbox::new();
+/// portable.register(count::tool()).unwrap();
+/// let status = &portable.list_tools()[0].input_schema["properties"]["status"];
+/// assert_eq!(status["type"], "string");
+/// assert_eq!(status["enum"], serde_json::json!(["Open", "Paid"]));
+///
+/// let derived = ServerDefaults { schema_profile: SchemaProfile::AsDerived, ..ServerDefaults::default() };
+/// let mut as_derived = Toolbox::with_defaults(derived);
+/// as_derived.register(count::tool()).unwrap();
+/// let schema = &as_derived.list_tools()[0].input_schema;
+/// assert_eq!(schema["properties"]["status"]["$ref"], "#/$defs/Status");
+/// assert!(schema["$defs"]["Status"]["oneOf"].is_array());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SchemaProfile {
+    /// Written the way every mainstream client reads it (the default).
+    #[default]
+    Portable,
+    /// Exactly as derived (or declared).
+    AsDerived,
+}
+
+/// What a call's arguments that the tool does not take are.
+///
+/// The `inputSchema` always says what the server does, so a client never sends what it will
+/// not take. [`Ignore`](Self::Ignore) is the default because the schema then carries no
+/// `"additionalProperties": false`: google-genai's MCP converter (what
+/// `generate_content(tools=[session])` runs) fails on a boolean there, and converts every tool at
+/// once, so a Gemini user would get no tool at all. The official Python SDK and FastMCP servers
+/// ignore unknown arguments too. [`Refuse`](Self::Refuse) is for clients that want the
+/// keyword (OpenAI's strict function calling) or servers that want a typo to be an error: an
+/// unknown argument is then an `isError` result naming it and listing the known ones.
+///
+/// A type that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`) is refused
+/// whatever this says, and its schema says so.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use mcp_tool_runtime::{mcp_tool, ServerDefaults, Toolbox, UnknownArguments};
+///
+/// /// Adds two numbers.
+/// #[mcp_tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let mut lenient = Toolbox::new();
+/// lenient.register(add::tool()).unwrap();
+/// assert!(lenient.list_tools()[0].input_schema.get("additionalProperties").is_none());
+/// let result = lenient.call_tool("add", serde_json::json!({"a": 1, "b": 2, "c": 3})).await.unwrap();
+/// assert!(!result.is_error);
+///
+/// let defaults = ServerDefaults { unknown_arguments: UnknownArguments::Refuse, ..ServerDefaults::default() };
+/// let mut strict = Toolbox::with_defaults(defaults);
+/// strict.register(add::tool()).unwrap();
+/// assert_eq!(strict.list_tools()[0].input_schema["additionalProperties"], false);
+/// let result = strict.call_tool("add", serde_json::json!({"a": 1, "b": 2, "c": 3})).await.unwrap();
+/// assert!(result.is_error);
+/// # });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UnknownArguments {
+    /// Ignored: the call runs with the arguments the tool takes (the default).
+    #[default]
+    Ignore,
+    /// Refused with an `isError` result; the `inputSchema` says `"additionalProperties": false`.
+    Refuse,
 }
 
 /// A tool's own structured-output flags: each unset (`None`, defer to the server), on or off.

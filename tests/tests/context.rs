@@ -134,7 +134,7 @@ fn the_context_is_not_an_argument() {
     };
     assert_eq!(
         entry("count")["properties"],
-        json!({"n": {"type": "integer", "format": "uint32", "minimum": 0}})
+        json!({"n": {"type": "integer", "minimum": 0, "maximum": 4294967295_u64}})
     );
     assert_eq!(entry("count")["required"], json!(["n"]));
     assert_eq!(

@@ -160,12 +160,14 @@ fn resource_links_are_blocks_and_keep_structured_content() {
     ];
     let result = build_tool_result(&links, &options);
     let value = wire(&result);
+    // The text mirror first: a client that reads only the first block reads the text.
+    assert_eq!(value["content"][0]["type"], "text");
     assert_eq!(
-        value["content"][0],
+        value["content"][1],
         json!({"type": "resource_link", "uri": "file:///a.pdf", "name": "a.pdf"})
     );
     assert_eq!(
-        value["content"][1],
+        value["content"][2],
         json!({"type": "resource_link", "uri": "file:///b.csv", "name": "b.csv", "mimeType": "text/csv", "size": 42})
     );
     assert_eq!(
@@ -195,15 +197,16 @@ fn a_link_without_uri_is_an_error_not_a_panic() {
 fn embedded_resources_are_blocks() {
     let options = ResultOptions::new("notes").content_kind(ContentKind::Resource);
     let result = build_tool_result(&ResourceContents::text("memo://1", "hello"), &options);
+    assert_eq!(wire(&result)["content"][0]["type"], "text");
     assert_eq!(
-        wire(&result)["content"][0],
+        wire(&result)["content"][1],
         json!({"type": "resource", "resource": {"uri": "memo://1", "mimeType": "text/plain", "text": "hello"}})
     );
     let blob = build_tool_result(
         &ResourceContents::blob("memo://2", "application/octet-stream", b"\x00\x01"),
         &options,
     );
-    assert_eq!(wire(&blob)["content"][0]["resource"]["blob"], "AAE=");
+    assert_eq!(wire(&blob)["content"][1]["resource"]["blob"], "AAE=");
 }
 
 #[test]

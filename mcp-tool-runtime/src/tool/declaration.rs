@@ -12,7 +12,7 @@ use super::entry::{Icon, ToolAnnotations};
 use crate::kind::ContentKind;
 use crate::options::{Mirror, ResultOptions};
 use crate::schema::{OutputSchema, SchemaObject};
-use crate::settings::ToolFlags;
+use crate::settings::{SchemaProfile, ToolFlags};
 use crate::structured::Shape;
 
 /// A state type a tool needs from its toolbox.
@@ -90,6 +90,9 @@ pub struct ToolDeclaration {
     pub meta: Map<String, Value>,
     /// How the text mirror is written; `None` defers to the server default.
     pub mirror: Option<Mirror>,
+    /// The shape its schemas are served in, whatever the server default; `None` defers to it
+    /// ([`ServerDefaults::schema_profile`](crate::ServerDefaults::schema_profile)).
+    pub schema_profile: Option<SchemaProfile>,
     /// The OAuth scopes a caller needs to call the tool (`scopes(...)` on `#[mcp_tool]`). A
     /// caller verified without them is refused before the tool runs; see [`auth`](crate::auth).
     pub scopes: Cow<'static, [&'static str]>,
@@ -131,6 +134,7 @@ impl ToolDeclaration {
             icons: Vec::new(),
             meta: Map::new(),
             mirror: None,
+            schema_profile: None,
             scopes: Cow::Borrowed(&[]),
             task: TaskSupport::No,
             escalates: false,
@@ -158,6 +162,12 @@ impl ToolDeclaration {
     /// Writes the text mirror as `mirror` whatever the server default.
     pub fn mirror(mut self, mirror: Mirror) -> Self {
         self.mirror = Some(mirror);
+        self
+    }
+
+    /// Serves the tool's schemas in `profile`'s shape whatever the server default.
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.schema_profile = Some(profile);
         self
     }
 

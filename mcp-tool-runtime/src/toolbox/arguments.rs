@@ -82,25 +82,30 @@ pub(crate) struct ArgumentCheck(
 );
 
 impl ArgumentCheck {
-    /// The check of arguments against `schema`: nothing to do when it states no rule beyond
-    /// serde's, else a validator compiled now. Refused (why, naming the keyword) when the schema
-    /// states a rule that cannot be checked: a `format` the validator does not know, or any
-    /// rule in a build without the validator (feature `self-check`).
-    pub(crate) fn new(schema: &Map<String, Value>) -> Result<ArgumentCheck, String> {
+    /// The check of arguments against `served`, the schema as served, derived as `derived`
+    /// (the same rules, in the shape schemars writes): nothing to do when it states no rule
+    /// beyond serde's, else a validator compiled now from `served`. Refused (why, naming the
+    /// keyword) when the schema states a rule that cannot be checked: a `format` the validator
+    /// does not know, or any rule in a build without the validator (feature `self-check`).
+    pub(crate) fn new(
+        derived: &Map<String, Value>,
+        served: &Map<String, Value>,
+    ) -> Result<ArgumentCheck, String> {
         let mut rules = Vec::new();
-        rules_in(schema, &mut rules)?;
+        rules_in(derived, &mut rules)?;
         let Some(first) = rules.first() else {
             return Ok(ArgumentCheck::default());
         };
         #[cfg(feature = "self-check")]
         {
             let _ = first;
-            let validator = crate::conform::compile(&Value::Object(schema.clone()))
+            let validator = crate::conform::compile(&Value::Object(served.clone()))
                 .map_err(|e| format!("its `inputSchema` is not a valid JSON Schema: {e}"))?;
             Ok(ArgumentCheck(Some(std::sync::Arc::new(validator))))
         }
         #[cfg(not(feature = "self-check"))]
         {
+            let _ = served;
             Err(format!(
                 "its `inputSchema` states `{first}`, which this build cannot check: turn on the \
                  `self-check` feature (on by default), which brings the validator"

@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::context::ToolContext;
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
-use crate::schema::OutputSchema;
-use crate::settings::{ServerDefaults, resolve};
+use crate::schema::{OutputSchema, portable_input};
+use crate::settings::{SchemaProfile, ServerDefaults, UnknownArguments, resolve};
 use crate::structured::shape_at;
 use crate::tool::{State, Tool, ToolDefinition};
 use crate::version::{PerRevision, Revision};
@@ -272,15 +272,32 @@ impl Toolbox {
             });
         }
 
-        let output = declaration.output_schema.map(|build| build());
-        let input_schema = (declaration.input_schema)();
-        header::check_header_arguments(&input_schema).map_err(|reason| {
+        // Served in the portable shape unless the tool or the server says otherwise: the same
+        // values admitted, written the way every mainstream client reads them.
+        let portable = declaration
+            .schema_profile
+            .unwrap_or(self.defaults.schema_profile)
+            == SchemaProfile::Portable;
+        let output = declaration.output_schema.map(|build| match portable {
+            true => build().portable(),
+            false => build(),
+        });
+        let derived = (declaration.input_schema)();
+        header::check_header_arguments(&derived).map_err(|reason| {
             RegistrationError::InvalidHeader {
                 tool: name.clone(),
                 reason,
             }
         })?;
-        let arguments = ArgumentCheck::new(&input_schema).map_err(|reason| {
+        let mut input_schema = match portable {
+            true => portable_input(&derived),
+            false => derived.clone(),
+        };
+        if self.defaults.unknown_arguments == UnknownArguments::Refuse {
+            Arc::make_mut(&mut input_schema)
+                .insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+        let arguments = ArgumentCheck::new(&derived, &input_schema).map_err(|reason| {
             RegistrationError::UncheckableArguments {
                 tool: name.clone(),
                 reason,

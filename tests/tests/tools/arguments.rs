@@ -5,6 +5,26 @@ use serde_json::{Value, json};
 
 use super::fixtures::*;
 
+/// The fixtures' tools on a server that refuses unknown arguments.
+fn refusing() -> Toolbox {
+    let defaults = mcp_tool_runtime::ServerDefaults {
+        unknown_arguments: mcp_tool_runtime::UnknownArguments::Refuse,
+        ..Default::default()
+    };
+    let mut toolbox = Toolbox::with_defaults(defaults);
+    toolbox.insert_state(Store {
+        invoices: std::sync::Mutex::new(Vec::new()),
+    });
+    toolbox
+        .register(add::tool())
+        .unwrap()
+        .register(ping::tool())
+        .unwrap()
+        .register(create_invoice::tool())
+        .unwrap();
+    toolbox
+}
+
 #[tokio::test]
 async fn bad_arguments_are_error_results_naming_the_argument() {
     let toolbox = toolbox();
@@ -22,14 +42,20 @@ async fn bad_arguments_are_error_results_naming_the_argument() {
     );
     assert!(text.contains("a string `\"two\"`"), "{text}");
 
+    // Unknown arguments are ignored by default (the schema says nothing against them); a
+    // server that refuses them names them.
     let unknown = call(&toolbox, "add", json!({"a": 1, "b": 2, "c": 3})).await;
+    assert_eq!(unknown.structured_content, Some(json!({"result": 3})));
+    let refusing = refusing();
+    let unknown = call(&refusing, "add", json!({"a": 1, "b": 2, "c": 3})).await;
     assert_eq!(
         error_text(&unknown),
         "unknown argument `c` for tool `add`; expected one of: `a`, `b`"
     );
 
-    let none_taken = call(&toolbox, "ping", json!({"x": 1})).await;
+    let none_taken = call(&refusing, "ping", json!({"x": 1})).await;
     assert!(error_text(&none_taken).contains("it takes no arguments"));
+    assert!(!call(&toolbox, "ping", json!({"x": 1})).await.is_error);
 
     let struct_missing = call(&toolbox, "create_invoice", json!({"customer": "x"})).await;
     assert!(error_text(&struct_missing).contains("missing field `total`"));
@@ -42,7 +68,7 @@ async fn bad_arguments_are_error_results_naming_the_argument() {
     let text = error_text(&struct_wrong);
     assert!(text.contains("at `total`"), "{text}");
     let struct_unknown = call(
-        &toolbox,
+        &refusing,
         "create_invoice",
         json!({"customer": "x", "total": 1, "vat": 2}),
     )
@@ -89,9 +115,15 @@ async fn error_messages_quote_a_bounded_part_of_the_input() {
     );
     assert!(text.contains("invalid argument `count`"), "{text}");
     assert!(text.contains("more bytes)"), "{text}");
+    // An unknown argument is named, cut short, by a server that refuses them.
+    let mut refusing = Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
+        unknown_arguments: mcp_tool_runtime::UnknownArguments::Refuse,
+        ..Default::default()
+    });
+    refusing.register(numbers::tool()).unwrap();
     let unknown_key = "k".repeat(1_000_000);
     let result = call(
-        &toolbox,
+        &refusing,
         "numbers",
         json!({ "count": 1, unknown_key.clone(): 1 }),
     )

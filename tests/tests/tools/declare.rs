@@ -27,15 +27,16 @@ fn tools_list_entries_are_derived_from_the_declaration() {
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "a": {"type": "integer", "format": "int64"},
-                    "b": {"type": "integer", "format": "int64", "description": "The second number."}
+                    "a": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+                    "b": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX,
+                          "description": "The second number."}
                 },
-                "required": ["a", "b"],
-                "additionalProperties": false
+                "required": ["a", "b"]
             },
             "outputSchema": {
                 "type": "object",
-                "properties": {"result": {"type": "integer", "format": "int64", "title": "int64"}},
+                "properties": {"result": {"type": "integer", "minimum": i64::MIN,
+                                          "maximum": i64::MAX, "title": "int64"}},
                 "required": ["result"],
                 "x-mcp-wrapped": true
             },
@@ -59,15 +60,16 @@ fn tools_list_entries_are_derived_from_the_declaration() {
         create["inputSchema"]["properties"]["customer"]["description"],
         "Who pays."
     );
-    assert_eq!(create["inputSchema"]["additionalProperties"], false);
+    assert!(create["inputSchema"].get("additionalProperties").is_none());
     assert_eq!(
         entry(&toolbox, "type")["inputSchema"]["required"],
         json!(["in"])
     );
 
+    // A tool without arguments lists no properties, as `{}` (smolagents reads `properties`).
     assert_eq!(
         entry(&toolbox, "ping")["inputSchema"],
-        json!({"type": "object", "additionalProperties": false})
+        json!({"type": "object", "properties": {}})
     );
     assert!(entry(&toolbox, "pixel").get("outputSchema").is_none());
     assert!(entry(&toolbox, "plain_text").get("outputSchema").is_none());
@@ -353,4 +355,66 @@ fn meta_is_served_on_the_tools_list_entry() {
         entry(&toolbox, "with_meta")["_meta"],
         json!({"com.example/tier": "gold", "com.example/weight": -2, "beta": true, "ratio": 0.5})
     );
+}
+
+/// Where an invoice stands.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Standing {
+    /// Not paid yet.
+    Open,
+    /// Paid in full.
+    Paid,
+}
+
+/// Counts the invoices with a standing, its schema served as schemars derives it.
+#[mcp_tool(schema = as_derived)]
+fn count_as_derived(standing: Standing, limit: Option<u32>) -> u32 {
+    u32::from(matches!(standing, Standing::Open)) + limit.unwrap_or(0)
+}
+
+/// Counts the invoices with a standing, in the portable shape (the default).
+#[mcp_tool]
+fn count_portable(standing: Standing, limit: Option<u32>) -> u32 {
+    u32::from(matches!(standing, Standing::Paid)) + limit.unwrap_or(0)
+}
+
+#[tokio::test]
+async fn a_tool_may_keep_its_schemas_as_derived_while_others_are_portable() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(count_as_derived::tool()).unwrap();
+    toolbox.register(count_portable::tool()).unwrap();
+    let derived = entry(&toolbox, "count_as_derived");
+    let schema = &derived["inputSchema"];
+    assert_eq!(schema["properties"]["standing"]["$ref"], "#/$defs/Standing");
+    assert!(schema["$defs"]["Standing"]["oneOf"].is_array(), "{schema}");
+    assert_eq!(schema["properties"]["limit"]["format"], "uint32");
+
+    let portable = entry(&toolbox, "count_portable");
+    let schema = &portable["inputSchema"];
+    assert!(schema.get("$defs").is_none(), "{schema}");
+    assert_eq!(
+        schema["properties"]["standing"],
+        json!({"type": "string", "enum": ["open", "paid"],
+               "description": "Where an invoice stands.\n\n- `open`: Not paid yet.\n- `paid`: Paid in full."})
+    );
+    assert_eq!(
+        schema["properties"]["limit"],
+        json!({"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295_u64})
+    );
+    // Both admit the same values, and serve the same results.
+    for (name, standing) in [("count_as_derived", "open"), ("count_portable", "paid")] {
+        let result = call(&toolbox, name, json!({"standing": standing, "limit": 2})).await;
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"result": 3})),
+            "{name}"
+        );
+        assert!(
+            call(&toolbox, name, json!({"standing": "lost"}))
+                .await
+                .is_error,
+            "{name}"
+        );
+    }
 }

@@ -165,7 +165,9 @@ fn the_2026_schemas_are_the_types_own_and_the_2025_ones_are_object_rooted() {
     }
     assert_eq!(schema("2026-07-28", "list")["type"], "array");
     assert_eq!(schema("2026-07-28", "count")["type"], "number");
-    assert!(schema("2026-07-28", "status")["oneOf"].is_array());
+    // A unit enum, in the portable shape every client reads.
+    assert_eq!(schema("2026-07-28", "status")["type"], "string");
+    assert!(schema("2026-07-28", "status")["enum"].is_array());
     assert_eq!(schema("2026-07-28", "maybe")["type"], "object");
     assert!(schema("2026-07-28", "maybe_number").get("type").is_none());
     assert_eq!(

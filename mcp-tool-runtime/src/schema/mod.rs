@@ -4,6 +4,8 @@
 //! attribute on a type shapes its payload and its schema alike. No `$schema` key is written:
 //! 2020-12 is MCP's default dialect, and strict clients reject a draft-07 one.
 
+mod portable;
+
 use std::sync::Arc;
 
 use schemars::generate::SchemaSettings;
@@ -69,6 +71,17 @@ impl OutputSchema {
     /// The schemas, one per revision.
     pub(crate) fn schemas(&self) -> &PerRevision<SchemaObject> {
         &self.schemas
+    }
+
+    /// These schemas in their [portable](portable) shape: the same values admitted, written the
+    /// way every mainstream client reads them.
+    pub(crate) fn portable(self) -> OutputSchema {
+        OutputSchema {
+            schemas: PerRevision::new(|revision| {
+                Arc::new(portable::portable((**self.schemas.get(revision)).clone()))
+            }),
+            shape: self.shape,
+        }
     }
 }
 
@@ -306,8 +319,10 @@ fn is_constraint(keyword: &str) -> bool {
 
 /// The input schema of a tool that takes one argument struct `T`: its fields are the arguments.
 ///
-/// `"additionalProperties": false` is set at the root (unknown arguments are refused). Generated
-/// once per tool, at registration.
+/// The schema is the type's own: `"additionalProperties": false` only where the type refuses
+/// unknown fields itself (`#[serde(deny_unknown_fields)]`); a server that refuses unknown
+/// arguments ([`UnknownArguments::Refuse`](crate::UnknownArguments)) adds it at the root when
+/// it registers the tool. Generated once per tool, at registration.
 ///
 /// ```
 /// use mcp_tool_runtime::schema::input_schema_of;
@@ -319,7 +334,7 @@ fn is_constraint(keyword: &str) -> bool {
 /// }
 ///
 /// let schema = input_schema_of::<NewInvoice>();
-/// assert_eq!(schema["additionalProperties"], false);
+/// assert!(schema.get("additionalProperties").is_none());
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
@@ -334,8 +349,12 @@ fn build_input_schema(root: Value) -> SchemaObject {
     };
     follow_root_ref(&mut root);
     root.entry("type").or_insert_with(|| json!("object"));
-    root.insert("additionalProperties".to_owned(), Value::Bool(false));
     Arc::new(root)
+}
+
+/// `schema` (an `inputSchema`) in its [portable](portable) shape.
+pub(crate) fn portable_input(schema: &SchemaObject) -> SchemaObject {
+    Arc::new(portable::portable((**schema).clone()))
 }
 
 /// The keyword naming the HTTP header an argument is mirrored into (SEP-2243).
@@ -352,7 +371,6 @@ pub const HEADER_KEYWORD: &str = "x-mcp-header";
 /// let schema = schema.finish();
 /// assert_eq!(schema["required"], serde_json::json!(["number"]));
 /// assert_eq!(schema["properties"]["number"]["description"], "The invoice number.");
-/// assert_eq!(schema["additionalProperties"], false);
 /// ```
 pub struct InputSchemaBuilder {
     generator: SchemaGenerator,
@@ -367,7 +385,7 @@ impl Default for InputSchemaBuilder {
 }
 
 impl InputSchemaBuilder {
-    /// An input schema with no arguments yet: `{"type": "object", "additionalProperties": false}`.
+    /// An input schema with no arguments yet: `{"type": "object"}`.
     pub fn new() -> Self {
         InputSchemaBuilder {
             generator: generator_for_input(),
@@ -430,7 +448,6 @@ impl InputSchemaBuilder {
         if !self.required.is_empty() {
             root.insert("required".to_owned(), Value::Array(self.required));
         }
-        root.insert("additionalProperties".to_owned(), false.into());
         let defs = self.generator.take_definitions(true);
         if !defs.is_empty() {
             root.insert("$defs".to_owned(), Value::Object(defs));
