@@ -41,7 +41,7 @@ const MAX_CANDIDATE_KEYS: usize = 8;
 /// few thousand for a remembered one (BENCHMARKS.md).
 ///
 /// The caller it returns has the token's `sub`, its `client_id` (or `azp`), its scopes (the
-/// `scope` claim, space-separated, or `scp`) and every claim.
+/// `scope` claim, separated by U+0020 spaces only as RFC 6749 says, or `scp`) and every claim.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -186,10 +186,19 @@ impl JwtVerifier {
             return Ok(caller.clone());
         }
         let caller = self.check_token(token).await?;
-        let expires = caller
-            .claim("exp")
-            .and_then(Value::as_u64)
-            .map(|exp| std::time::UNIX_EPOCH + Duration::from_secs(exp));
+        let expires = match caller.claim("exp").and_then(Value::as_u64) {
+            None => None,
+            // An `exp` the clock cannot hold (2^63 s and more) is no time: refused, not added.
+            Some(exp) => Some(
+                std::time::UNIX_EPOCH
+                    .checked_add(Duration::from_secs(exp))
+                    .ok_or_else(|| {
+                        TokenError::Invalid(format!(
+                            "its `exp` ({exp}) is past any time this server can represent"
+                        ))
+                    })?,
+            ),
+        };
         if let Some(expires) = expires {
             let mut verified = crate::sync::lock(&inner.verified);
             if verified.len() >= inner.token_cache {
@@ -413,7 +422,13 @@ async fn fetch_json<T: serde::de::DeserializeOwned>(
 fn caller_of(claims: Map<String, Value>) -> Caller {
     let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
     let scopes: Vec<String> = match claims.get("scope").or_else(|| claims.get("scp")) {
-        Some(Value::String(scopes)) => scopes.split_whitespace().map(str::to_owned).collect(),
+        // RFC 6749 §3.3: separated by the space character, and by nothing else (a no-break
+        // space or a tab is part of a scope).
+        Some(Value::String(scopes)) => scopes
+            .split(' ')
+            .filter(|scope| !scope.is_empty())
+            .map(str::to_owned)
+            .collect(),
         Some(Value::Array(scopes)) => scopes
             .iter()
             .filter_map(Value::as_str)

@@ -53,6 +53,27 @@ async fn a_call_without_the_tools_scope_gets_403_naming_every_scope_it_needs() {
 }
 
 #[tokio::test]
+async fn scopes_are_separated_by_spaces_only() {
+    // RFC 6749 §3.3: scopes are separated by the space character. A no-break space or a tab
+    // is part of one (unknown) scope, and grants neither half.
+    let server = Protected::start().await;
+    for scope in ["mcp:tools\u{a0}invoices:write", "mcp:tools\tinvoices:write"] {
+        let bearer = format!("Bearer {}", server.token(scope));
+        let reply = server
+            .call(Some(&bearer), "void_invoice", json!({"number": "INV-1"}))
+            .await;
+        assert_eq!(reply.status, 403, "{scope:?}: {reply:?}");
+    }
+    // Several spaces, and spaces around, still separate.
+    let bearer = format!("Bearer {}", server.token("  mcp:tools   invoices:write "));
+    let reply = server
+        .call(Some(&bearer), "void_invoice", json!({"number": "INV-1"}))
+        .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(server.tool_runs(), 1);
+}
+
+#[tokio::test]
 async fn a_malformed_call_of_a_scoped_tool_is_refused_too() {
     // `arguments` an array: rmcp parses it as a custom request; the tool is still known.
     let server = Protected::start().await;

@@ -90,6 +90,21 @@ async fn expired() {
 }
 
 #[tokio::test]
+async fn an_exp_past_what_a_clock_can_hold() {
+    // `exp` at 2^63 seconds or more overflowed the system clock and panicked the request.
+    refused(
+        |s| with_claims(s, |c| c["exp"] = json!(1_u64 << 63)),
+        Some("`exp`"),
+    )
+    .await;
+    refused(
+        |s| with_claims(s, |c| c["exp"] = json!(u64::MAX)),
+        Some("`exp`"),
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn not_yet_valid() {
     refused(
         |s| with_claims(s, |c| c["nbf"] = json!(now() + 600)),

@@ -378,7 +378,10 @@ fn typescript_client_2_calls_every_tool_at_every_protocol_version() {
     assert!(ok, "the TypeScript client 2.x failed:\n{output}");
     assert!(output.contains(" passed, 0 failed"), "{output}");
     for version in ["2026-07-28", "2025-11-25", "2025-06-18"] {
-        assert!(output.contains(&format!("ok   [{version}] negotiated {version}")), "{output}");
+        assert!(
+            output.contains(&format!("ok   [{version}] negotiated {version}")),
+            "{output}"
+        );
     }
 }
 
