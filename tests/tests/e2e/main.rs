@@ -234,6 +234,26 @@ fn python_sdk_calls_every_tool_over_stdio_at_every_protocol_version() {
     }
 }
 
+/// google-genai's own MCP adapter, no model called: every tool converted at once to Gemini's
+/// function declarations (the converter failed on a boolean `additionalProperties`, the
+/// default before issue 25, so a Gemini user got no tool), and every call made and answered the
+/// way `generate_content(tools=[session])` makes it, at every protocol version. Its own venv
+/// (`target/frameworks-venv`), as frameworks pin their own `mcp`.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn google_genai_converts_and_calls_every_tool_at_every_protocol_version() {
+    let invoices = binaries().join("invoices");
+    let mut command = Command::new(workspace().join("target/frameworks-venv/bin/python"));
+    command
+        .arg(e2e_dir().join("genai_client.py"))
+        .arg(&invoices);
+    let (ok, output) = run(command, Duration::from_secs(180));
+    println!("{output}");
+    assert!(ok, "genai_client.py failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+    assert!(output.contains("ok   [2026-07-28] google-genai converts every tool"), "{output}");
+}
+
 /// Progress, logging at the level the client set, cancellation, elicitation and sampling, with
 /// the Python SDK's own callbacks, at every protocol version (input-required results at
 /// 2026-07-28, server-to-client requests before).
