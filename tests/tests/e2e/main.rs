@@ -251,7 +251,10 @@ fn google_genai_converts_and_calls_every_tool_at_every_protocol_version() {
     println!("{output}");
     assert!(ok, "genai_client.py failed:\n{output}");
     assert!(output.contains(" passed, 0 failed"), "{output}");
-    assert!(output.contains("ok   [2026-07-28] google-genai converts every tool"), "{output}");
+    assert!(
+        output.contains("ok   [2026-07-28] google-genai converts every tool"),
+        "{output}"
+    );
 }
 
 /// Progress, logging at the level the client set, cancellation, elicitation and sampling, with
