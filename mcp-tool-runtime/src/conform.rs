@@ -50,7 +50,7 @@ pub(crate) fn problems(validator: &Validator, instance: &Value) -> Vec<String> {
 }
 
 /// `/items/3/amount` as `$.items[3].amount`, spelled as `encode_json`'s errors spell paths.
-fn json_path(pointer: &str) -> String {
+pub(crate) fn json_path(pointer: &str) -> String {
     let mut path = String::from("$");
     for raw in pointer.split('/').skip(1) {
         let segment = raw.replace("~1", "/").replace("~0", "~");

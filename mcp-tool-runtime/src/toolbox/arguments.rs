@@ -10,8 +10,6 @@
 
 use serde_json::{Map, Value};
 
-use crate::message::describe;
-
 /// The keywords that state a rule serde does not check.
 const RULES: &[&str] = &[
     "minimum",
@@ -147,42 +145,28 @@ impl ArgumentCheck {
     }
 }
 
-#[cfg_attr(not(feature = "self-check"), allow(dead_code))]
+#[cfg(feature = "self-check")]
 /// The message for an argument at `pointer` (`/count`, `/lines/0/quantity`) breaking `keyword`.
 fn breaks(tool: &str, pointer: &str, keyword: &str, rule: &str, got: &Value) -> String {
-    let mut steps = pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"));
-    let place = match steps.next() {
-        None => String::new(),
-        Some(name) => {
-            let mut at = name.clone();
-            let mut nested = false;
-            for step in steps {
-                nested = true;
-                if step.parse::<usize>().is_ok() {
-                    at.push_str(&format!("[{step}]"));
-                } else {
-                    at.push_str(&format!(".{step}"));
-                }
-            }
-            if nested {
-                format!(" `{name}` at `{at}`")
+    let argument = pointer.split('/').nth(1);
+    let subject = match argument {
+        None => "invalid arguments".to_owned(),
+        Some(raw) => {
+            let name = raw.replace("~1", "/").replace("~0", "~");
+            // The path spelled as `encode_json`'s and the result self-check's errors spell it.
+            let path = crate::conform::json_path(pointer);
+            let at = path.strip_prefix("$.").unwrap_or(&path[1..]);
+            if at == name {
+                format!("invalid argument `{name}`")
             } else {
-                format!(" `{name}`")
+                format!("invalid argument `{name}` at `{at}`")
             }
         }
-    };
-    let subject = if place.is_empty() {
-        "invalid arguments".to_owned()
-    } else {
-        format!("invalid argument{place}")
     };
     format!(
         "{subject} of tool `{tool}`: it breaks the `{keyword}` rule of the tool's `inputSchema` \
          ({rule}) (got {})",
-        describe(got)
+        crate::message::describe(got)
     )
 }
 
@@ -292,6 +276,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "self-check")]
     fn the_message_names_the_argument_and_the_rule() {
         let message = breaks(
             "t",
