@@ -10,40 +10,21 @@
 // each tool's `outputSchema` and throws on a mismatch; at 2026-07-28 a tool returning a list, a
 // number or an enum is served its value as it is (SEP-2106). Prints `N passed, 0 failed`.
 
-import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  CALLS,
+  askingFor,
+  checkAt,
+  invalidCallsAreToolErrors,
+  runAtVersions,
+  unknownToolIsInvalidParams,
+} from './ts_checks.mjs';
 
-const CALLS = JSON.parse(readFileSync(new URL('./invoice_calls.json', import.meta.url), 'utf8'));
-
-let passed = 0;
-let failed = 0;
-function checkAt(ok, what) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${what}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${what}`);
-  }
-}
-
-const textOf = (result) => (result.content ?? []).map((b) => b.text ?? '').join(' ');
 const typeOf = (value) =>
   Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
 
-/** A transport whose `initialize` asks for `version` (a 2025 revision). */
-class AskingFor extends StreamableHTTPClientTransport {
-  constructor(url, version) {
-    super(url);
-    this.version = version;
-  }
-  send(message, options) {
-    if (message.method === 'initialize') {
-      message = { ...message, params: { ...message.params, protocolVersion: this.version } };
-    }
-    return super.send(message, options);
-  }
-}
+/** A transport whose `initialize` asks for the 2025 version it is made with. */
+const AskingFor = askingFor(StreamableHTTPClientTransport);
 
 async function main(version) {
   const url = new URL(process.argv[2]);
@@ -96,35 +77,9 @@ async function main(version) {
     }
   }
 
-  for (const [name, args, words] of CALLS.invalid) {
-    const what = `invalid call ${name} ${JSON.stringify(args)}`;
-    let result;
-    try {
-      result = await client.callTool({ name, arguments: args });
-    } catch (e) {
-      check(false, `${what}: client threw ${e}`);
-      continue;
-    }
-    const text = textOf(result);
-    check(result.isError === true, `${what}: isError`);
-    check(words.every((w) => text.includes(w)), `${what}: text names the problem (${text})`);
-  }
-
-  try {
-    await client.callTool({ name: 'no_such_tool', arguments: {} });
-    check(false, 'unknown tool: expected a JSON-RPC error');
-  } catch (e) {
-    check(e.code === -32602, `unknown tool is JSON-RPC error ${e.code}`);
-  }
+  await invalidCallsAreToolErrors(client, check);
+  await unknownToolIsInvalidParams(client, check);
   await client.close();
 }
 
-for (const version of ['2026-07-28', '2025-11-25', '2025-06-18']) {
-  try {
-    await main(version);
-  } catch (e) {
-    checkAt(false, `[${version}] session failed: ${e?.stack ?? e}`);
-  }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+await runAtVersions(['2026-07-28', '2025-11-25', '2025-06-18'], main);

@@ -11,44 +11,23 @@
 // mismatch or a missing structured result; this script also asserts which tools advertise a
 // schema and which results carry `structuredContent`. Prints `N passed, 0 failed` at the end.
 
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CALLS,
+  askingFor,
+  checkAt,
+  invalidCallsAreToolErrors,
+  runAtVersions,
+  unknownToolIsInvalidParams,
+} from './ts_checks.mjs';
 
-// The call tables, shared with python_client.py.
-const CALLS = JSON.parse(readFileSync(new URL('./invoice_calls.json', import.meta.url), 'utf8'));
 const STRUCTURED = CALLS.structured;
 const UNSTRUCTURED = CALLS.unstructured;
 const VALID_CALLS = CALLS.valid;
-const INVALID_CALLS = CALLS.invalid;
 
-let passed = 0;
-let failed = 0;
-function checkAt(ok, what) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${what}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${what}`);
-  }
-}
-
-const textOf = (result) => result.content.map((b) => b.text ?? '').join(' ');
-
-/** A transport whose `initialize` asks for `version`. */
-class AskingFor extends StreamableHTTPClientTransport {
-  constructor(url, version) {
-    super(url);
-    this.version = version;
-  }
-  send(message, options) {
-    if (message.method === 'initialize') {
-      message = { ...message, params: { ...message.params, protocolVersion: this.version } };
-    }
-    return super.send(message, options);
-  }
-}
+/** A transport whose `initialize` asks for the 2025 version it is made with. */
+const AskingFor = askingFor(StreamableHTTPClientTransport);
 
 async function main(version) {
   const url = new URL(process.argv[2]);
@@ -104,36 +83,10 @@ async function main(version) {
     }
   }
 
-  for (const [name, args, words] of INVALID_CALLS) {
-    const what = `invalid call ${name} ${JSON.stringify(args)}`;
-    let result;
-    try {
-      result = await client.callTool({ name, arguments: args });
-    } catch (e) {
-      check(false, `${what}: client threw ${e}`);
-      continue;
-    }
-    const text = textOf(result);
-    check(result.isError === true, `${what}: isError`);
-    check(words.every((w) => text.includes(w)), `${what}: text names the problem (${text})`);
-  }
-
-  try {
-    await client.callTool({ name: 'no_such_tool', arguments: {} });
-    check(false, 'unknown tool: expected a JSON-RPC error');
-  } catch (e) {
-    check(e.code === -32602, `unknown tool is JSON-RPC error ${e.code}`);
-  }
+  await invalidCallsAreToolErrors(client, check);
+  await unknownToolIsInvalidParams(client, check);
 
   await client.close();
 }
 
-for (const version of ['2025-11-25', '2025-06-18']) {
-  try {
-    await main(version);
-  } catch (e) {
-    checkAt(false, `[${version}] session failed: ${e?.stack ?? e}`);
-  }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+await runAtVersions(['2025-11-25', '2025-06-18'], main);
