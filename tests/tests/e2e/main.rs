@@ -17,6 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod frameworks;
 mod replicas;
 
 const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
