@@ -5,7 +5,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use mcp_tool_runtime::context::{ClientRequestError, Elicitation, LogLevel, SamplingRequest};
-use mcp_tool_runtime::{RegistrationError, ResourceLink, ToolContext, Toolbox, mcp_tool, tools};
+use mcp_tool_runtime::{
+    RegistrationError, ResourceLink, ServerDefaults, ToolContext, Toolbox, mcp_tool, tools,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -399,7 +401,12 @@ pub async fn send_reminder(
 
 /// The invoices toolbox, with a seeded store.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
-    let mut toolbox = Toolbox::new();
+    toolbox_with(ServerDefaults::default())
+}
+
+/// The invoices toolbox with these server defaults (the strict schema profile, say).
+pub fn toolbox_with(defaults: ServerDefaults) -> Result<Toolbox, RegistrationError> {
+    let mut toolbox = Toolbox::with_defaults(defaults);
     toolbox.insert_state(Store::seeded());
     toolbox.register_all(tools![
         get_invoice,

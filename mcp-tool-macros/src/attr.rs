@@ -91,8 +91,8 @@ pub struct ToolAttr {
     pub icons: Vec<LitStr>,
     /// `mirror = pretty | compact`: how the text mirror is written, and where it was written.
     pub mirror: Option<(bool, Span)>,
-    /// `schema = portable | as_derived`: the shape the schemas are served in (true: as derived).
-    pub schema: Option<(bool, Span)>,
+    /// `schema = portable | strict | as_derived`: the shape the schemas are served in.
+    pub schema: Option<(String, Span)>,
     /// `task = optional | required`: whether it must run as a task, and where it was written.
     pub task: Option<(bool, Span)>,
     /// `escalates`: a task tool's call becomes a task only where its body calls
@@ -409,11 +409,10 @@ fn mirror(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool
         .map(|(word, span)| (word == "compact", span)))
 }
 
-/// `schema = portable | as_derived`: whether the schemas are served as derived, and where that
-/// was written.
-fn schema(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(bool, Span)>> {
-    Ok(choice(cx, meta, SCHEMA, &["portable", "as_derived"])?
-        .map(|(word, span)| (word == "as_derived", span)))
+/// `schema = portable | strict | as_derived`: the profile the schemas are served in, and where
+/// that was written.
+fn schema(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(String, Span)>> {
+    choice(cx, meta, SCHEMA, &["portable", "strict", "as_derived"])
 }
 
 /// `task = optional | required`: whether the tool may, or must, run as a task (SEP-2663).

@@ -169,12 +169,10 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             quote!(#krate::Mirror::Pretty)
         }
     }));
-    let schema_profile = option(attr.schema.map(|(as_derived, _)| {
-        if as_derived {
-            quote!(#krate::SchemaProfile::AsDerived)
-        } else {
-            quote!(#krate::SchemaProfile::Portable)
-        }
+    let schema_profile = option(attr.schema.as_ref().map(|(word, _)| match word.as_str() {
+        "strict" => quote!(#krate::SchemaProfile::Strict),
+        "as_derived" => quote!(#krate::SchemaProfile::AsDerived),
+        _ => quote!(#krate::SchemaProfile::Portable),
     }));
     let meta_keys = attr.meta.iter().map(|(key, _)| key);
     let meta_values = attr.meta.iter().map(|(_, value)| value);

@@ -41,20 +41,30 @@ impl Default for ServerDefaults {
     }
 }
 
-/// The shape a tool's `inputSchema` and `outputSchema` are served in. Both admit exactly the
-/// same values; they differ in how they write them.
+/// The shape a tool's `inputSchema` and `outputSchema` are served in. Which client reads which:
+/// the [client compatibility table](crate::schema#clients).
 ///
 /// - [`Portable`](Self::Portable) (the default) is written the way agent frameworks and model
 ///   APIs read a schema (see [`schema`](crate::schema)'s portable shape): a unit enum as
 ///   `"type": "string"` with its `enum`, definitions inlined unless recursive, `Option`s as
 ///   `"type": [T, "null"]`, integer bounds instead of schemars' `uint32`-style formats.
+/// - [`Strict`](Self::Strict) is the portable shape closed for strict function calling (OpenAI's
+///   strict mode): every object `"additionalProperties": false` with every property `required`
+///   (an `Option` is sent as `null` to leave it out), and the keywords strict mode refuses
+///   (`maxLength`, `uniqueItems`, ...) moved into the description, still enforced. For servers
+///   whose callers ask for strict mode through a framework that only does when the schema is
+///   already strict (Pydantic AI); the OpenAI Agents SDKs and LangChain close the portable shape
+///   themselves. It admits fewer calls than the tool takes: an argument left out instead of sent
+///   as `null`, or one the tool does not take, is an `isError`. A tool taking a map (keys of the
+///   caller's choosing) cannot be closed, and is refused at registration.
 /// - [`AsDerived`](Self::AsDerived) is the schema exactly as schemars derives it (or as a tool
 ///   declared by hand gives it): `$defs` and `$ref`, `oneOf` of `const`, formats, as written.
 ///   For a tool whose schema is read by a validator or a client that wants it verbatim (the
 ///   conformance suite's `json-schema-2020-12` scenario checks that `$defs` are kept).
 ///
+/// Portable and as-derived admit exactly the same values; they differ in how they write them.
 /// Set it for a server with [`ServerDefaults::schema_profile`], for one tool with
-/// `#[mcp_tool(schema = as_derived)]` ([`ToolDeclaration::schema_profile`](crate::ToolDeclaration::schema_profile)).
+/// `#[mcp_tool(schema = strict)]` or `#[mcp_tool(schema = as_derived)]` ([`ToolDeclaration::schema_profile`](crate::ToolDeclaration::schema_profile)).
 ///
 /// ```
 /// use mcp_tool_runtime::{mcp_tool, SchemaProfile, ServerDefaults, Toolbox};
@@ -90,6 +100,8 @@ pub enum SchemaProfile {
     /// Written the way every mainstream client reads it (the default).
     #[default]
     Portable,
+    /// The portable shape, closed for strict function calling.
+    Strict,
     /// Exactly as derived (or declared).
     AsDerived,
 }

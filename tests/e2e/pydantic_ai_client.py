@@ -11,12 +11,16 @@ Over stdio and Streamable HTTP:
 - an agent run whose model is a local function (`FunctionModel`): it asks for every valid call
   of the shared call table, one tool call each, and reads what Pydantic AI hands back in the next
   request (the `ToolReturnPart`, after Pydantic AI validated the arguments against the schema
-  and called the tool): the value, never a retry prompt.
+  and called the tool): the value, never a retry prompt;
+- the same over stdio with the server in the strict schema profile (`INVOICES_SCHEMA=strict`):
+  every tool then goes strict, and every call, made as a strict model makes it (every property
+  sent, `null` where the call leaves it out), answers.
 
 Usage: pydantic_ai_client.py SERVER_BINARY [HTTP_URL]. Prints `N passed, 0 failed`.
 """
 
 import json
+import os
 
 import anyio
 from fastmcp.client.transports import StdioTransport
@@ -31,11 +35,11 @@ from pydantic_ai.providers.google import GoogleProvider
 from pydantic_ai.providers.openai import OpenAIProvider
 
 from checks import attempt, check, finish
-from frameworks import VALID, answers, brief, strict_problems, transports
+from frameworks import VALID, answers, brief, declared, strict_arguments, strict_problems, transports
 
 
-def toolset(transport, target):
-    client = StdioTransport(command=target, args=[]) if transport == "stdio" else target
+def toolset(transport, target, env=None):
+    client = StdioTransport(command=target, args=[], env=env) if transport == "stdio" else target
     return MCPToolset(client, tool_error_behavior="retry")
 
 
@@ -50,13 +54,13 @@ def returned_text(part):
     return json.dumps(content, default=str, ensure_ascii=False)
 
 
-async def definitions(what, tool_defs):
+async def definitions(what, tool_defs, all_strict=False):
     parameters = ModelRequestParameters(function_tools=tool_defs)
     openai = OpenAIChatModel("gpt-4.1", provider=OpenAIProvider(api_key="no-key"))
     optional = {t.name: strict_problems(t.parameters_json_schema, closed=False) for t in tool_defs}
     for tool_def in openai.customize_request_parameters(parameters).function_tools:
         mapped = openai._map_tool_definition(tool_def, {})
-        strict = not optional[tool_def.name]
+        strict = all_strict or not optional[tool_def.name]
         check(
             (mapped["function"].get("strict") is True) == strict,
             f"{what} {tool_def.name}: an OpenAI request carries it {'strict' if strict else f'non-strict, for {optional[tool_def.name]}'}",
@@ -70,14 +74,23 @@ async def definitions(what, tool_defs):
         )
 
 
-async def run(transport, target):
-    what = f"[{transport}]"
+async def run(transport, target, strict_profile=False):
+    what = f"[{transport}{' strict profile' if strict_profile else ''}]"
     calls = list(VALID)
     seen = {}
+    schemas = {}
 
     def model(messages, info: AgentInfo):
         if not seen:
             seen["tools"] = info.function_tools
+            schemas.update({t.name: t.parameters_json_schema for t in info.function_tools})
+            if strict_profile:
+                # What a strict model sends: declared arguments only, every one, null if left out.
+                calls[:] = [
+                    (name, strict_arguments(schemas[name], arguments), pattern)
+                    for name, arguments, pattern in calls
+                    if declared(schemas[name], arguments)
+                ]
         for part in messages[-1].parts:
             if isinstance(part, (ToolReturnPart, RetryPromptPart)):
                 seen.setdefault("returns", []).append(part)
@@ -86,14 +99,15 @@ async def run(transport, target):
         name, arguments, _ = calls[len(seen.get("returns", []))]
         return ModelResponse(parts=[ToolCallPart(name, arguments)])
 
-    tools = toolset(transport, target)
+    env = {**os.environ, "INVOICES_SCHEMA": "strict"} if strict_profile else None
+    tools = toolset(transport, target, env)
     agent = Agent(FunctionModel(model), toolsets=[tools], retries=len(calls) + 1)
     async with tools:
         result = await agent.run("Use every tool.")
     check(result.output == "done", f"{what} the agent run ends")
     tool_defs = seen.get("tools", [])
     check(len(tool_defs) > 0, f"{what} every tool defined ({len(tool_defs)})")
-    await definitions(what, tool_defs)
+    await definitions(what, tool_defs, all_strict=strict_profile)
     for (name, arguments, pattern), part in zip(calls, seen.get("returns", [])):
         call = f"{what} {name} {json.dumps(arguments)}"
         if isinstance(part, RetryPromptPart):
@@ -106,6 +120,7 @@ async def run(transport, target):
 async def main():
     for transport, target in transports():
         await attempt(f"[{transport}] pydantic-ai", run(transport, target))
+    await attempt("[stdio strict profile] pydantic-ai", run("stdio", transports()[0][1], strict_profile=True))
     finish()
 
 

@@ -5,6 +5,7 @@
 //! 2020-12 is MCP's default dialect, and strict clients reject a draft-07 one.
 
 mod portable;
+mod strict;
 
 use std::sync::Arc;
 
@@ -355,6 +356,14 @@ fn build_input_schema(root: Value) -> SchemaObject {
 /// `schema` (an `inputSchema`) in its [portable](portable) shape.
 pub(crate) fn portable_input(schema: &SchemaObject) -> SchemaObject {
     Arc::new(portable::portable((**schema).clone()))
+}
+
+/// `schema` (an `inputSchema`) in its [strict](strict) shape: the schema served, and the one
+/// calls are checked against (the served one with the rules it moved into descriptions); or why
+/// it has none.
+pub(crate) fn strict_input(schema: &SchemaObject) -> Result<(SchemaObject, SchemaObject), String> {
+    let shaped = strict::strict(portable::portable((**schema).clone()))?;
+    Ok((Arc::new(shaped.served), Arc::new(shaped.enforced)))
 }
 
 /// The keyword naming the HTTP header an argument is mirrored into (SEP-2243).

@@ -91,21 +91,37 @@ impl ArgumentCheck {
     ) -> Result<ArgumentCheck, String> {
         let mut rules = Vec::new();
         rules_in(derived, &mut rules)?;
-        let Some(first) = rules.first() else {
-            return Ok(ArgumentCheck::default());
-        };
+        match rules.first() {
+            None => Ok(ArgumentCheck::default()),
+            Some(first) => ArgumentCheck::compiled(served, first),
+        }
+    }
+
+    /// The check of arguments against `enforced`, derived as `derived`, whatever rules it
+    /// states: for a schema whose shape adds rules serde does not check (the strict profile's
+    /// `required` and closed objects). Refused like [`new`](Self::new)'s.
+    pub(crate) fn always(
+        derived: &Map<String, Value>,
+        enforced: &Map<String, Value>,
+    ) -> Result<ArgumentCheck, String> {
+        rules_in(derived, &mut Vec::new())?;
+        ArgumentCheck::compiled(enforced, "required")
+    }
+
+    /// A validator compiled now from `schema`; refused in a build without one, naming `rule`.
+    fn compiled(schema: &Map<String, Value>, rule: &str) -> Result<ArgumentCheck, String> {
         #[cfg(feature = "self-check")]
         {
-            let _ = first;
-            let validator = crate::conform::compile(&Value::Object(served.clone()))
+            let _ = rule;
+            let validator = crate::conform::compile(&Value::Object(schema.clone()))
                 .map_err(|e| format!("its `inputSchema` is not a valid JSON Schema: {e}"))?;
             Ok(ArgumentCheck(Some(std::sync::Arc::new(validator))))
         }
         #[cfg(not(feature = "self-check"))]
         {
-            let _ = served;
+            let _ = schema;
             Err(format!(
-                "its `inputSchema` states `{first}`, which this build cannot check: turn on the \
+                "its `inputSchema` states `{rule}`, which this build cannot check: turn on the \
                  `self-check` feature (on by default), which brings the validator"
             ))
         }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::context::ToolContext;
 use crate::options::ResultOptions;
 use crate::result::ToolResult;
-use crate::schema::{OutputSchema, portable_input};
+use crate::schema::{OutputSchema, portable_input, strict_input};
 use crate::settings::{SchemaProfile, ServerDefaults, UnknownArguments, resolve};
 use crate::structured::shape_at;
 use crate::tool::{State, Tool, ToolDefinition};
@@ -274,13 +274,12 @@ impl Toolbox {
 
         // Served in the portable shape unless the tool or the server says otherwise: the same
         // values admitted, written the way every mainstream client reads them.
-        let portable = declaration
+        let profile = declaration
             .schema_profile
-            .unwrap_or(self.defaults.schema_profile)
-            == SchemaProfile::Portable;
-        let output = declaration.output_schema.map(|build| match portable {
-            true => build().portable(),
-            false => build(),
+            .unwrap_or(self.defaults.schema_profile);
+        let output = declaration.output_schema.map(|build| match profile {
+            SchemaProfile::AsDerived => build(),
+            _ => build().portable(),
         });
         let derived = (declaration.input_schema)();
         header::check_header_arguments(&derived).map_err(|reason| {
@@ -289,20 +288,30 @@ impl Toolbox {
                 reason,
             }
         })?;
-        let mut input_schema = match portable {
-            true => portable_input(&derived),
-            false => derived.clone(),
+        let uncheckable = |reason| RegistrationError::UncheckableArguments {
+            tool: name.clone(),
+            reason,
+        };
+        // The strict shape moves rules into descriptions: calls are checked against the schema
+        // with them in place (`enforced`), and it states rules serde does not check (every
+        // property required, no other), so it always has a validator.
+        let (mut input_schema, enforced) = match profile {
+            SchemaProfile::AsDerived => (derived.clone(), None),
+            SchemaProfile::Strict => {
+                let (served, enforced) = strict_input(&derived).map_err(uncheckable)?;
+                (served, Some(enforced))
+            }
+            _ => (portable_input(&derived), None),
         };
         if self.defaults.unknown_arguments == UnknownArguments::Refuse {
             Arc::make_mut(&mut input_schema)
                 .insert("additionalProperties".to_owned(), Value::Bool(false));
         }
-        let arguments = ArgumentCheck::new(&derived, &input_schema).map_err(|reason| {
-            RegistrationError::UncheckableArguments {
-                tool: name.clone(),
-                reason,
-            }
-        })?;
+        let arguments = match &enforced {
+            Some(enforced) => ArgumentCheck::always(&derived, enforced),
+            None => ArgumentCheck::new(&derived, &input_schema),
+        }
+        .map_err(uncheckable)?;
         let known_arguments =
             (input_schema.get("additionalProperties") == Some(&Value::Bool(false))).then(|| {
                 input_schema

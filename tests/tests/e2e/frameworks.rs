@@ -83,11 +83,18 @@ fn langchain_python_converts_and_calls_every_tool() {
 }
 
 /// Pydantic AI: the OpenAI and Google models' tool definitions, and an agent run (a
-/// `FunctionModel`) calling every tool, with no retry prompt.
+/// `FunctionModel`) calling every tool, with no retry prompt. Pydantic AI asks OpenAI for strict
+/// mode only for a schema already strict: with the strict schema profile, every tool goes strict.
 #[test]
 #[ignore = "needs the agent frameworks: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
 fn pydantic_ai_defines_and_calls_every_tool() {
-    framework(Runtime::Venv("pydantic-ai-venv"), "pydantic_ai_client.py");
+    let output = framework(Runtime::Venv("pydantic-ai-venv"), "pydantic_ai_client.py");
+    assert!(
+        output.contains(
+            "ok   [stdio strict profile] list_invoices: an OpenAI request carries it strict"
+        ),
+        "{output}"
+    );
 }
 
 /// LlamaIndex: every tool's argument model accepts the valid calls (an enum through `$ref`

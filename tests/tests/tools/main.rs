@@ -11,4 +11,5 @@ mod layers;
 mod registration;
 mod rules;
 mod self_check;
+mod strict;
 mod versions;

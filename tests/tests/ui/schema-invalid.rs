@@ -1,7 +1,7 @@
 use mcp_tool_runtime::mcp_tool;
 
 // Not a profile.
-#[mcp_tool(schema = strict)]
+#[mcp_tool(schema = openapi)]
 fn unknown() -> u8 {
     1
 }
