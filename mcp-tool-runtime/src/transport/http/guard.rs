@@ -140,8 +140,17 @@ where
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             if parts.method != Method::POST {
+                let ends_session = parts.method == Method::DELETE;
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
-                return inner.call(empty).await;
+                let mut response = inner.call(empty).await?;
+                // rmcp answers a session's end with 202 Accepted; the official SDKs' servers
+                // answer 200, and the Python SDK's client (what LangChain, smolagents and
+                // LlamaIndex run) logs "Session termination failed: 202" for anything but 200
+                // or 204. The session has ended by then: say so.
+                if ends_session && response.status() == StatusCode::ACCEPTED {
+                    *response.status_mut() = StatusCode::OK;
+                }
+                return Ok(response);
             }
             let read = tokio::time::timeout(body_timeout, read_body(body, limit)).await;
             let body = match read.unwrap_or(Body::TimedOut) {
