@@ -3,6 +3,7 @@
 //! Outputs use schemars' serialize contract and inputs its deserialize contract, so every serde
 //! attribute on a type shapes its payload and its schema alike. No `$schema` key is written:
 //! 2020-12 is MCP's default dialect, and strict clients reject a draft-07 one.
+#![doc = include_str!("../../docs/clients.md")]
 
 mod portable;
 mod strict;
