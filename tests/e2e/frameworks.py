@@ -2,8 +2,9 @@
 answer must match, the arguments a strict (OpenAI) model sends, and the transports a script is
 given on its command line.
 
-A framework script is run as `SCRIPT SERVER_BINARY [HTTP_URL]`: it drives the binary over stdio
-and, given a URL, the same server over Streamable HTTP.
+A framework script is run as `SCRIPT SERVER_BINARY [HTTP_URL]`: it drives the binary (the
+invoices example) over stdio and, given a URL, the same server over Streamable HTTP; then the
+other examples beside it over stdio, with their calls (`example_calls.json`).
 """
 
 import json
@@ -14,6 +15,13 @@ from pathlib import Path
 CALLS = json.loads((Path(__file__).parent / "invoice_calls.json").read_text())
 # (tool, arguments, the pattern its answer's text matches; `image` for an image)
 VALID = [(name, arguments, answer) for (name, arguments), answer in zip(CALLS["valid"], CALLS["answers"])]
+EXAMPLE_CALLS = json.loads((Path(__file__).parent / "example_calls.json").read_text())["examples"]
+
+
+def examples():
+    """`[(example, its binary, its calls)]` for the other examples, built beside SERVER_BINARY."""
+    here = Path(sys.argv[1]).parent
+    return [(name, str(here / name), [tuple(call) for call in calls]) for name, calls in EXAMPLE_CALLS.items()]
 
 
 def transports():
@@ -29,7 +37,7 @@ def answers(pattern, text):
     and is not an error message or the repr of a result object."""
     if not isinstance(text, str):
         text = json.dumps(text, ensure_ascii=False)
-    wrong = ("CallToolResult", "TextContent(", "isError", "is_error=True", "Error executing", "error occurred")
+    wrong = ("CallToolResult", "TextContent(", '"isError": true', '"isError":true', "is_error=True", "Error executing", "error occurred")
     return re.search(pattern, text) is not None and not any(word in text for word in wrong)
 
 

@@ -9,17 +9,24 @@ What `generate_content(tools=[session])` runs, at every protocol version over st
   `get_function_response_parts_async` with the SDK's `McpToGenAiToolAdapter`), and the function
   response part it builds, the next request's body, serialized: a result, never an error.
 
+Then the same for the other examples beside it, at 2025-11-25, with their calls
+(`example_calls.json`).
+
 Usage: genai_client.py SERVER_BINARY. Prints `N passed, 0 failed`.
 """
 
 import json
+import sys
 from pathlib import Path
 
 from google.genai import _extra_utils, _mcp_utils, types
 from google.genai._adapters import McpToGenAiToolAdapter
 
-from checks import check
-from stdio_session import connect, run_at_every_version
+import anyio
+
+from checks import attempt, check, finish
+from frameworks import examples
+from stdio_session import VERSIONS, connect
 
 CALLS = json.loads((Path(__file__).parent / "invoice_calls.json").read_text())
 
@@ -30,8 +37,9 @@ def declarations(tools):
     return {d.name: d for tool in converted for d in tool.function_declarations}
 
 
-async def run(server, version):
-    async with connect(server, version) as client:
+async def run(server, version, calls=None, example="invoices"):
+    version = version if example == "invoices" else f"{version} {example}"
+    async with connect(server, version.split()[0]) as client:
         listed = await client.list_tools()
         try:
             by_name = declarations(listed.tools)
@@ -42,21 +50,22 @@ async def run(server, version):
             sorted(by_name) == sorted(t.name for t in listed.tools),
             f"[{version}] google-genai converts every tool ({len(by_name)})",
         )
-        status = by_name["count_invoices"].parameters.properties["status"]
-        check(
-            status.enum == ["open", "paid"] or status.enum == ["open", "paid", None],
-            f"[{version}] the model is told the allowed values of an enum: {status.enum}",
-        )
-        lines = by_name["create_invoice"].parameters.properties["lines"]
-        quantity = lines.items.properties["quantity"]
-        check(
-            (quantity.minimum, quantity.maximum) == (0, 4294967295),
-            f"[{version}] a u32's range reaches the model as bounds: {quantity.minimum}..{quantity.maximum}",
-        )
+        if example == "invoices":
+            status = by_name["count_invoices"].parameters.properties["status"]
+            check(
+                status.enum == ["open", "paid"] or status.enum == ["open", "paid", None],
+                f"[{version}] the model is told the allowed values of an enum: {status.enum}",
+            )
+            lines = by_name["create_invoice"].parameters.properties["lines"]
+            quantity = lines.items.properties["quantity"]
+            check(
+                (quantity.minimum, quantity.maximum) == (0, 4294967295),
+                f"[{version}] a u32's range reaches the model as bounds: {quantity.minimum}..{quantity.maximum}",
+            )
 
         adapter = McpToGenAiToolAdapter(client, listed)
         function_map = {tool.name: adapter for tool in listed.tools}
-        for name, arguments in CALLS["valid"]:
+        for name, arguments, *_ in calls or CALLS["valid"]:
             what = f"[{version}] {name} {json.dumps(arguments)} through google-genai"
             response = types.GenerateContentResponse(
                 candidates=[
@@ -76,4 +85,13 @@ async def run(server, version):
             check(name in body and len(body) > 0, f"{what}: the next request's body is written")
 
 
-run_at_every_version(run)
+
+async def main():
+    for version in VERSIONS:
+        await attempt(f"[{version}] session", run(sys.argv[1], version))
+    for example, binary, calls in examples():
+        await attempt(f"[{example}] session", run(binary, "2025-11-25", calls, example))
+    finish()
+
+
+anyio.run(main)

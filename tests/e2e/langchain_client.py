@@ -20,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_mcp_adapters.client import MultiServerMCPClient
 
 from checks import attempt, check, finish
-from frameworks import VALID, answers, brief, strict_problems, transports
+from frameworks import VALID, answers, brief, examples, strict_problems, transports
 
 
 def connection(transport, target):
@@ -36,8 +36,8 @@ def content_text(content):
     return " ".join(block.get("text") or block.get("type", "") for block in content)
 
 
-async def run(transport, target):
-    what = f"[{transport}]"
+async def run(transport, target, calls=VALID, example="invoices"):
+    what = f"[{transport}{'' if example == 'invoices' else ' ' + example}]"
     client = MultiServerMCPClient({"invoices": connection(transport, target)})
     tools = {tool.name: tool for tool in await client.get_tools()}
     check(len(tools) > 0, f"{what} every tool loaded ({len(tools)})")
@@ -47,7 +47,7 @@ async def run(transport, target):
         check(plain["function"]["name"] == name and strict["function"]["strict"] is True, f"{what} {name} converted for OpenAI, plain and strict")
         problems = strict_problems(strict["function"]["parameters"])
         check(not problems, f"{what} {name}'s strict conversion is what OpenAI's strict mode accepts: {problems}")
-    for name, arguments, pattern in VALID:
+    for name, arguments, pattern in calls:
         call = f"{what} {name} {json.dumps(arguments)}"
         message = await tools[name].ainvoke({"type": "tool_call", "id": "call_1", "name": name, "args": arguments})
         text = content_text(message.content)
@@ -57,6 +57,8 @@ async def run(transport, target):
 async def main():
     for transport, target in transports():
         await attempt(f"[{transport}] langchain", run(transport, target))
+    for example, binary, calls in examples():
+        await attempt(f"[{example}] langchain", run("stdio", binary, calls, example))
     finish()
 
 

@@ -25,7 +25,7 @@ import anyio
 from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
 
 from checks import attempt, check, finish
-from frameworks import VALID, answers, brief, transports
+from frameworks import VALID, answers, brief, examples, transports
 
 
 def client(transport, target):
@@ -37,14 +37,14 @@ def raw_text(result):
     return " ".join(getattr(block, "text", None) or getattr(block, "type", "") for block in result.content)
 
 
-async def run(transport, target):
-    what = f"[{transport}]"
+async def run(transport, target, calls=VALID, example="invoices"):
+    what = f"[{transport}{'' if example == 'invoices' else ' ' + example}]"
     tools = {tool.metadata.name: tool for tool in await McpToolSpec(client=client(transport, target)).to_tool_list_async()}
     check(len(tools) > 0, f"{what} every tool converted ({len(tools)})")
     for name, tool in sorted(tools.items()):
         definition = tool.metadata.to_openai_tool()
         check(definition["function"]["name"] == name, f"{what} {name} written into an OpenAI tool definition")
-    for name, arguments, pattern in VALID:
+    for name, arguments, pattern in calls:
         call = f"{what} {name} {json.dumps(arguments)}"
         fn_schema = tools[name].metadata.fn_schema
         try:
@@ -75,6 +75,8 @@ async def reference():
 async def main():
     for transport, target in transports():
         await attempt(f"[{transport}] llama-index", run(transport, target))
+    for example, binary, calls in examples():
+        await attempt(f"[{example}] llama-index", run("stdio", binary, calls, example))
     await attempt("[reference] llama-index", reference())
     finish()
 

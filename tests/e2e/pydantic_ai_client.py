@@ -35,7 +35,7 @@ from pydantic_ai.providers.google import GoogleProvider
 from pydantic_ai.providers.openai import OpenAIProvider
 
 from checks import attempt, check, finish
-from frameworks import VALID, answers, brief, declared, strict_arguments, strict_problems, transports
+from frameworks import VALID, answers, brief, declared, examples, strict_arguments, strict_problems, transports
 
 
 def toolset(transport, target, env=None):
@@ -74,9 +74,9 @@ async def definitions(what, tool_defs, all_strict=False):
         )
 
 
-async def run(transport, target, strict_profile=False):
-    what = f"[{transport}{' strict profile' if strict_profile else ''}]"
-    calls = list(VALID)
+async def run(transport, target, strict_profile=False, table=VALID, example="invoices"):
+    what = f"[{transport}{' strict profile' if strict_profile else ''}{'' if example == 'invoices' else ' ' + example}]"
+    calls = list(table)
     seen = {}
     schemas = {}
 
@@ -121,6 +121,8 @@ async def main():
     for transport, target in transports():
         await attempt(f"[{transport}] pydantic-ai", run(transport, target))
     await attempt("[stdio strict profile] pydantic-ai", run("stdio", transports()[0][1], strict_profile=True))
+    for example, binary, calls in examples():
+        await attempt(f"[{example}] pydantic-ai", run("stdio", binary, table=calls, example=example))
     finish()
 
 

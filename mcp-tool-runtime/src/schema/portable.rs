@@ -11,7 +11,9 @@
 //! - schemars' integer formats (`uint32`, `int64`, `uint`, ...), outside the formats JSON Schema
 //!   and OpenAI list, become the bounds they stand for (`minimum`, `maximum`); `float` and
 //!   `double` are dropped;
-//! - an object schema without arguments gets `"properties": {}`.
+//! - the root object always says `"properties"` and `"required"` (`{}` and `[]` for a tool
+//!   without arguments, or none required): smolagents raised `KeyError: 'properties'` without
+//!   the first, and Pydantic AI judges a schema without the second not strict-compatible.
 //!
 //! Every change keeps what the schema admits exactly as it was: a value is valid against the
 //! portable schema if and only if it was valid against the derived one.
@@ -30,6 +32,9 @@ pub(crate) fn portable(mut schema: Map<String, Value>) -> Map<String, Value> {
         schema
             .entry("properties")
             .or_insert_with(|| Value::Object(Map::new()));
+        schema
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()));
     }
     schema
 }
@@ -442,10 +447,17 @@ mod tests {
     }
 
     #[test]
-    fn an_object_without_arguments_lists_no_properties() {
+    fn an_object_without_arguments_lists_no_properties_and_requires_none() {
         assert_eq!(
             shaped(json!({"type": "object", "additionalProperties": false})),
-            json!({"type": "object", "properties": {}, "additionalProperties": false})
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+        // What is required stays as it was.
+        assert_eq!(
+            shaped(
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+            )["required"],
+            json!(["a"])
         );
     }
 }

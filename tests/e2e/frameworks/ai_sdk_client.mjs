@@ -16,7 +16,7 @@ import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
-import { VALID, answers, brief, check, runOverTransports } from './frameworks.mjs';
+import { answers, brief, check, runOverTransports } from './frameworks.mjs';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -30,19 +30,19 @@ function transportFor(transport, target) {
 /** The text the model is given for a tool result part. */
 function resultText(output) {
   if (output?.type === 'content') return output.value.map((p) => (p.type === 'text' ? p.text : p.type.includes('image') || p.mediaType?.startsWith('image/') ? 'image' : JSON.stringify(p))).join(' ');
-  if (output?.type === 'text' || output?.type === 'error-text') return (output.type === 'error-text' ? 'isError ' : '') + output.value;
-  if (output?.type === 'json' || output?.type === 'error-json') return (output.type === 'error-json' ? 'isError ' : '') + JSON.stringify(output.value);
+  if (output?.type === 'text' || output?.type === 'error-text') return (output.type === 'error-text' ? '"isError":true ' : '') + output.value;
+  if (output?.type === 'json' || output?.type === 'error-json') return (output.type === 'error-json' ? '"isError":true ' : '') + JSON.stringify(output.value);
   return JSON.stringify(output);
 }
 
-runOverTransports(async (transport, target) => {
-  const what = `[${transport}]`;
+runOverTransports(async (transport, target, calls, label) => {
+  const what = `[${label}]`;
   const client = await createMCPClient({ transport: transportFor(transport, target) });
   try {
     const tools = await client.tools();
     const names = Object.keys(tools);
     check(names.length > 0, `${what} every tool loaded (${names.length})`);
-    for (const [name, args, pattern] of VALID) {
+    for (const [name, args, pattern] of calls) {
       const call = `${what} ${name} ${JSON.stringify(args)}`;
       let offered = [];
       let handed;
@@ -63,7 +63,7 @@ runOverTransports(async (transport, target) => {
         },
       });
       const result = await generateText({ model, tools, prompt: 'Use the tool.', stopWhen: stepCountIs(2) });
-      if (name === VALID[0][0] && args === VALID[0][1]) {
+      if (name === calls[0][0] && args === calls[0][1]) {
         check(
           offered.length === names.length && offered.every((t) => t.type === 'function' && t.inputSchema?.type === 'object'),
           `${what} the model's request offers every tool as a function with its JSON Schema (${offered.length})`,

@@ -13,7 +13,7 @@
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 
-import { VALID, answers, brief, check, runOverTransports } from './frameworks.mjs';
+import { answers, brief, check, runOverTransports } from './frameworks.mjs';
 
 function connection(transport, target) {
   return transport === 'stdio' ? { transport: 'stdio', command: target, args: [] } : { transport: 'http', url: target };
@@ -25,8 +25,8 @@ function contentText(content) {
   return content.map((b) => b.text ?? (String(b.type).includes('image') ? 'image' : JSON.stringify(b))).join(' ');
 }
 
-runOverTransports(async (transport, target) => {
-  const what = `[${transport}]`;
+runOverTransports(async (transport, target, calls, label) => {
+  const what = `[${label}]`;
   const client = new MultiServerMCPClient({ mcpServers: { invoices: connection(transport, target) }, useStandardContentBlocks: true });
   try {
     const tools = Object.fromEntries((await client.getTools()).map((t) => [t.name.replace(/^mcp__invoices__/, ''), t]));
@@ -36,7 +36,7 @@ runOverTransports(async (transport, target) => {
       const strict = convertToOpenAITool(tool, { strict: true });
       check(plain.function.parameters?.type === 'object' && strict.function.strict === true, `${what} ${name} converted for OpenAI, plain and strict`);
     }
-    for (const [name, args, pattern] of VALID) {
+    for (const [name, args, pattern] of calls) {
       const call = `${what} ${name} ${JSON.stringify(args)}`;
       let message;
       try {

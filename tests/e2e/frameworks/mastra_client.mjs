@@ -14,7 +14,7 @@ import { validateToolInput } from '@mastra/core/tools';
 import { makeCoreTool } from '@mastra/core/utils';
 import { MCPClient } from '@mastra/mcp';
 
-import { VALID, answers, brief, check, runOverTransports } from './frameworks.mjs';
+import { answers, brief, check, runOverTransports } from './frameworks.mjs';
 
 function server(transport, target) {
   return transport === 'stdio' ? { command: target, args: [] } : { url: new URL(target) };
@@ -27,9 +27,9 @@ function modelText(output) {
   return /"type":"image"/.test(text) ? 'image' : text;
 }
 
-runOverTransports(async (transport, target) => {
-  const what = `[${transport}]`;
-  const mcp = new MCPClient({ id: `invoices-${transport}`, servers: { invoices: server(transport, target) } });
+runOverTransports(async (transport, target, calls, label) => {
+  const what = `[${label}]`;
+  const mcp = new MCPClient({ id: `invoices-${label.replace(" ", "-")}`, servers: { invoices: server(transport, target) } });
   try {
     const listed = await mcp.listTools();
     const tools = Object.fromEntries(Object.entries(listed).map(([id, tool]) => [id.replace(/^invoices_/, ''), tool]));
@@ -40,7 +40,7 @@ runOverTransports(async (transport, target) => {
       const parameters = core[name].parameters?.jsonSchema ?? core[name].parameters;
       check(parameters?.type === 'object', `${what} ${name} built into the model's tool with its JSON Schema`);
     }
-    for (const [name, args, pattern] of VALID) {
+    for (const [name, args, pattern] of calls) {
       const call = `${what} ${name} ${JSON.stringify(args)}`;
       const validated = validateToolInput(tools[name].inputSchema, args, name);
       if (validated.error) {

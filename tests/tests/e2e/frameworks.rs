@@ -122,7 +122,7 @@ fn ai_sdk_offers_and_calls_every_tool() {
 fn openai_agents_typescript_runs_every_tool_strict_and_not() {
     let output = framework(Runtime::Node, "frameworks/openai_agents_client.mjs");
     assert!(
-        output.contains("strict=true] every tool reaches the model's request, strict=true"),
+        output.contains("strict=true] every tool reaches the model's request, strict=true where"),
         "{output}"
     );
 }

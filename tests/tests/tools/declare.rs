@@ -50,8 +50,9 @@ fn tools_list_entries_are_derived_from_the_declaration() {
     let list = entry(&toolbox, "list.invoices");
     assert_eq!(list["description"], "Every invoice.");
     assert!(list["inputSchema"]["properties"].get("max").is_some());
-    assert!(
-        list["inputSchema"].get("required").is_none(),
+    assert_eq!(
+        list["inputSchema"]["required"],
+        json!([]),
         "Option parameters are optional"
     );
 
@@ -66,10 +67,11 @@ fn tools_list_entries_are_derived_from_the_declaration() {
         json!(["in"])
     );
 
-    // A tool without arguments lists no properties, as `{}` (smolagents reads `properties`).
+    // A tool without arguments lists no properties, as `{}` (smolagents reads `properties`), and
+    // requires none, as `[]` (Pydantic AI judges a schema without `required` not strict-ready).
     assert_eq!(
         entry(&toolbox, "ping")["inputSchema"],
-        json!({"type": "object", "properties": {}})
+        json!({"type": "object", "properties": {}, "required": []})
     );
     assert!(entry(&toolbox, "pixel").get("outputSchema").is_none());
     assert!(entry(&toolbox, "plain_text").get("outputSchema").is_none());
