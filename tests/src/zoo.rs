@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 
+use mcp_tool_runtime::context::Recording;
 use mcp_tool_runtime::{Toolbox, mcp_tool};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -300,13 +301,15 @@ fn decimal() -> impl Strategy<Value = rust_decimal::Decimal> {
 /// One zoo tool: its name, and a run of generated values through it.
 pub struct Exhibit {
     pub tool: &'static str,
-    run: fn(&Toolbox, &mut TestRunner, &mut dyn FnMut(Served)),
+    run: fn(&Toolbox, &mut TestRunner, Option<&'static str>, &mut dyn FnMut(Served)),
 }
 
 /// One served case: the tool, its `tools/list` entry and the `tools/call` result, as wire JSON.
 #[derive(Debug, Clone, Serialize)]
 pub struct Served {
     pub tool: &'static str,
+    /// The protocol version it was listed and served at (`None`: 2025-11-25 and before).
+    pub version: Option<&'static str>,
     pub entry: Value,
     pub result: Value,
 }
@@ -316,6 +319,7 @@ fn serve_all<T: Send + Sync + 'static + std::fmt::Debug>(
     runner: &mut TestRunner,
     tool: &'static str,
     strategy: impl Strategy<Value = T>,
+    version: Option<&'static str>,
     record: &mut dyn FnMut(Served),
 ) {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -323,7 +327,7 @@ fn serve_all<T: Send + Sync + 'static + std::fmt::Debug>(
         .unwrap();
     let entry = serde_json::to_value(
         toolbox
-            .list_tools()
+            .list_tools_for(version)
             .iter()
             .find(|t| t.name == tool)
             .expect("registered"),
@@ -340,11 +344,16 @@ fn serve_all<T: Send + Sync + 'static + std::fmt::Debug>(
             .expect("a value")
             .current();
         slot.put(value);
+        let mut recording = Recording::new();
+        if let Some(version) = version {
+            recording = recording.protocol_version(version);
+        }
         let result = runtime
-            .block_on(toolbox.call_tool(tool, json!({})))
+            .block_on(toolbox.call_tool_with(tool, json!({}), recording.context()))
             .unwrap();
         record(Served {
             tool,
+            version,
             entry: entry.clone(),
             result: serde_json::to_value(&result).unwrap(),
         });
@@ -366,8 +375,8 @@ macro_rules! zoo {
         pub fn exhibits() -> Vec<Exhibit> {
             vec![$(Exhibit {
                 tool: stringify!($tool),
-                run: |toolbox, runner, record| {
-                    serve_all::<$ty>(toolbox, runner, stringify!($tool), $strategy, record)
+                run: |toolbox, runner, version, record| {
+                    serve_all::<$ty>(toolbox, runner, stringify!($tool), $strategy, version, record)
                 },
             }),*]
         }
@@ -448,22 +457,27 @@ pub fn maybe_scalars(#[state] slot: &Slot<Option<Scalars>>) -> Option<Scalars> {
     slot.take()
 }
 
-/// Serves `cases` generated values through every exhibit (and `maybe_scalars`), calling `record`
-/// with each served result.
-pub fn serve(cases: u32, record: &mut dyn FnMut(Served)) {
+/// The protocol versions the zoo serves at: 2025-11-25 (objects only) and 2026-07-28 (any
+/// value, SEP-2106), whose schemas and results differ.
+pub const VERSIONS: [Option<&str>; 2] = [None, Some("2026-07-28")];
+
+/// Serves `cases` generated values through every exhibit (and `maybe_scalars`) at `version`,
+/// calling `record` with each served result.
+pub fn serve(cases: u32, version: Option<&'static str>, record: &mut dyn FnMut(Served)) {
     let toolbox = toolbox();
     let mut runner = TestRunner::new(Config {
         cases,
         ..Config::default()
     });
     for exhibit in exhibits() {
-        (exhibit.run)(&toolbox, &mut runner, record);
+        (exhibit.run)(&toolbox, &mut runner, version, record);
     }
     serve_all::<Option<Scalars>>(
         &toolbox,
         &mut runner,
         "maybe_scalars",
         proptest::option::of(any::<Scalars>()),
+        version,
         record,
     );
 }
