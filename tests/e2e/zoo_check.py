@@ -1,7 +1,8 @@
 """Validates the zoo's served results with Python's jsonschema, independently of the Rust side.
 
-Reads JSON lines {"tool", "entry", "result"} (written by the e2e test from tests/src/zoo.rs) and
-checks every non-error result's structuredContent against the entry's outputSchema with
+Reads JSON lines {"tool", "version", "entry", "result"} (written by the e2e test from
+tests/src/zoo.rs, at each protocol version the zoo serves at, whose schemas differ) and checks
+every non-error result's structuredContent against that version's entry's outputSchema with
 Draft 2020-12 and the FormatChecker (jsonschema's format extras installed, so date, date-time,
 uuid, ... are checked). Prints one summary line; exits 1 listing the failures, if any.
 """
@@ -29,20 +30,21 @@ with open(sys.argv[1], encoding="utf-8") as lines:
             continue
         served += 1
         tool = case["tool"]
-        if tool not in validators:
+        key = (tool, case.get("version"))
+        if key not in validators:
             schema = case["entry"]["outputSchema"]
             Draft202012Validator.check_schema(schema)
-            validators[tool] = Draft202012Validator(schema, format_checker=checker)
-        errors = list(validators[tool].iter_errors(result["structuredContent"]))
+            validators[key] = Draft202012Validator(schema, format_checker=checker)
+        errors = list(validators[key].iter_errors(result["structuredContent"]))
         if errors:
             failed += 1
             for error in errors[:3]:
                 where = "$" + "".join(f"[{p!r}]" for p in error.absolute_path)
-                failures.append(f"{tool}: {where}: {error.message[:200]}")
+                failures.append(f"{tool} at {case.get('version') or '2025-11-25'}: {where}: {error.message[:200]}")
 
 print(
     f"zoo (python jsonschema {version('jsonschema')}, Draft 2020-12, formats checked): "
-    f"{len(validators)} types, {served} results validated, {failed} failed, {refused} refused by the server"
+    f"{len({tool for tool, _ in validators})} types at {len({v for _, v in validators})} versions, {served} results validated, {failed} failed, {refused} refused by the server"
 )
 if failures:
     print("\n".join(failures[:40]))
