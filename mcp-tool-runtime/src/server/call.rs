@@ -91,7 +91,17 @@ fn prepare<'a>(
             name: name.to_owned(),
         })
     })?;
-    let kind = Kind::of(support, escalates, request.declares_tasks())?;
+    // A caller without a scope the tool needs is answered before anything is spent on the call:
+    // as an ordinary call, whose refusal comes before every layer and creates no task.
+    let refused = request.caller.as_deref().is_some_and(|caller| {
+        toolbox
+            .scopes(name)
+            .is_some_and(|scopes| !caller.missing_scopes(scopes).is_empty())
+    });
+    let kind = match refused {
+        true => Kind::Ordinary,
+        false => Kind::of(support, escalates, request.declares_tasks())?,
+    };
     let call = Call {
         shared,
         toolbox,

@@ -46,7 +46,7 @@ impl Registered {
     /// An `isError` result when the call's verified caller lacks a scope the tool needs. An HTTP
     /// server with [`auth`](crate::auth) answers such a call with 403 before it gets here; this
     /// holds for every other way a caller is set.
-    fn refuse_caller(&self, name: &str, context: &ToolContext) -> Option<ToolResult> {
+    pub(crate) fn refuse_caller(&self, name: &str, context: &ToolContext) -> Option<ToolResult> {
         if self.scopes.is_empty() {
             return None;
         }

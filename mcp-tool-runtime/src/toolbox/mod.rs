@@ -532,6 +532,10 @@ impl Toolbox {
                 name: name.to_owned(),
             });
         };
+        // A caller without a scope the tool needs reaches no layer (no rate limit, no timeout).
+        if let Some(refusal) = registered.refuse_caller(name, &context) {
+            return Ok(refusal);
+        }
         // Without layers, the call runs as it is: no boxed future on the hot path.
         if self.layers.is_empty() {
             return Ok(registered
