@@ -298,10 +298,13 @@ fn decimal() -> impl Strategy<Value = rust_decimal::Decimal> {
 
 // ---- the tools ---------------------------------------------------------------------------------
 
+/// A run of generated values through one tool, at a protocol version, recording each result.
+type Run = fn(&Toolbox, &mut TestRunner, Option<&'static str>, &mut dyn FnMut(Served));
+
 /// One zoo tool: its name, and a run of generated values through it.
 pub struct Exhibit {
     pub tool: &'static str,
-    run: fn(&Toolbox, &mut TestRunner, Option<&'static str>, &mut dyn FnMut(Served)),
+    run: Run,
 }
 
 /// One served case: the tool, its `tools/list` entry and the `tools/call` result, as wire JSON.

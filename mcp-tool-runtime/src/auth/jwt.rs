@@ -29,8 +29,13 @@ const MAX_CANDIDATE_KEYS: usize = 8;
 
 /// Verifies bearer tokens that are JWTs signed by the issuer (RFC 9068 access tokens, and what
 /// most authorization servers issue): the signature with the issuer's published keys (its
-/// JWKS, found through its metadata unless given), `iss`, `aud` (this server's resource),
-/// `exp` and `nbf` with a clock skew allowed. The keys are cached; a token naming a key not in
+/// JWKS, found through its metadata unless given), `iss` (one string, this issuer), `aud` (this
+/// server's resource), `sub` (required), `exp` and `nbf` with a clock skew allowed, and an `iat`
+/// not in the future. Refused too: a `typ` that is not an access token's (see
+/// [`require_access_token_type`](Self::require_access_token_type)), any `crit` header (RFC 7515:
+/// this server understands no extension), and a token bound to a key (`cnf`), whose proof of
+/// possession (DPoP, mutual TLS) a bearer-token server cannot check: presented as a bearer
+/// token, it may have been stolen. The keys are cached; a token naming a key not in
 /// the cache fetches them again (at most every [`min_refresh`](Self::min_refresh)), so the
 /// issuer can rotate its keys. Only asymmetric algorithms are accepted (`RS*`, `PS*`, `ES*`,
 /// `EdDSA`), never `none` or a shared secret.
@@ -64,6 +69,8 @@ struct Inner {
     min_refresh: Duration,
     algorithms: Vec<Algorithm>,
     client: reqwest::Client,
+    /// Whether a token must say `"typ": "at+jwt"` (RFC 9068's profile, word for word).
+    strict_type: bool,
     keys: RwLock<Option<Arc<Keys>>>,
     /// One fetch at a time; the others wait for it and use what it fetched.
     fetching: tokio::sync::Mutex<()>,
@@ -117,12 +124,21 @@ impl JwtVerifier {
                     Algorithm::EdDSA,
                 ],
                 client,
+                strict_type: false,
                 keys: RwLock::new(None),
                 fetching: tokio::sync::Mutex::new(()),
                 token_cache: DEFAULT_TOKEN_CACHE,
                 verified: std::sync::Mutex::default(),
             }),
         }
+    }
+
+    /// Takes only tokens that say `"typ": "at+jwt"`, as RFC 9068 §4 says a resource server
+    /// must. Off by default: tokens without `typ`, and with the generic `JWT` that Keycloak and
+    /// Entra ID write, are taken too (their `aud` must still be this server). Any other `typ` is
+    /// refused either way.
+    pub fn require_access_token_type(self) -> Self {
+        self.with(|i| i.strict_type = true)
     }
 
     fn with(mut self, f: impl FnOnce(&mut Inner)) -> Self {
@@ -215,6 +231,15 @@ impl JwtVerifier {
     async fn check_token(&self, token: &str) -> Result<Caller, TokenError> {
         let inner = &*self.inner;
         let header = jsonwebtoken::decode_header(token).map_err(|e| error_of(&e))?;
+        check_type(header.typ.as_deref(), inner.strict_type)?;
+        if let Some(critical) = &header.crit {
+            // RFC 7515 §4.1.11: a header parameter marked critical must be understood, and this
+            // server understands no extension.
+            return Err(TokenError::Invalid(format!(
+                "it marks header parameters critical (`crit`: {critical:?}), which this server \
+                 does not understand"
+            )));
+        }
         if !inner.algorithms.contains(&header.alg) {
             return Err(TokenError::Invalid(format!(
                 "the algorithm {:?} is not accepted",
@@ -236,11 +261,15 @@ impl JwtVerifier {
         validation.set_audience(&[&inner.audience]);
         validation.leeway = inner.leeway.as_secs();
         validation.validate_nbf = true;
-        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        // RFC 9068 §2.2: `sub` is required, and it names who the token is for.
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         let mut last = TokenError::BadSignature;
         for key in keys_to_try.iter().take(MAX_CANDIDATE_KEYS) {
             match jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation) {
-                Ok(data) => return Ok(caller_of(data.claims)),
+                Ok(data) => {
+                    check_claims(&data.claims, inner.leeway)?;
+                    return Ok(caller_of(data.claims));
+                }
                 Err(e) if matches!(e.kind(), ErrorKind::InvalidSignature) => {}
                 Err(e) => last = error_of(&e),
             }
@@ -363,6 +392,65 @@ impl TokenVerifier for JwtVerifier {
     fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Caller, TokenError>> {
         Box::pin(self.verify_token(token))
     }
+}
+
+/// Refuses a token whose `typ` says it is not an access token. RFC 9068 §4 says `at+jwt` (or
+/// `application/at+jwt`); `JWT`, the generic type that Keycloak's and Entra ID's access tokens
+/// carry, is accepted unless `strict` (then only `at+jwt`, and a token must say it). Any other
+/// type (`dpop+jwt`, `logout+jwt`, `secevent+jwt`, ...) is a different kind of token.
+fn check_type(typ: Option<&str>, strict: bool) -> Result<(), TokenError> {
+    let access = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t == "at+jwt" || t == "application/at+jwt"
+    };
+    match typ {
+        Some(t) if access(t) => Ok(()),
+        Some(t) if !strict && t.eq_ignore_ascii_case("jwt") => Ok(()),
+        None if !strict => Ok(()),
+        Some(t) => Err(TokenError::Invalid(format!(
+            "its `typ` is `{t}`, not an access token's `at+jwt` (RFC 9068)"
+        ))),
+        None => Err(TokenError::Invalid(
+            "it has no `typ`; this server takes only `at+jwt` access tokens (RFC 9068)".into(),
+        )),
+    }
+}
+
+/// Refuses what a verified signature does not make right (RFC 9068, RFC 7519): an `iss` that is
+/// not one string, a `sub` that is not a non-empty one, an `iat` in the future (past the leeway), and a token bound to a key (`cnf`:
+/// DPoP or mutual TLS), whose proof of possession a bearer-token server cannot check.
+fn check_claims(claims: &Map<String, Value>, leeway: Duration) -> Result<(), TokenError> {
+    if !claims.get("iss").is_some_and(Value::is_string) {
+        return Err(TokenError::Invalid("its `iss` is not one string".into()));
+    }
+    if claims
+        .get("sub")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err(TokenError::Invalid(
+            "its `sub` is not a non-empty string".into(),
+        ));
+    }
+    if let Some(iat) = claims.get("iat") {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        match iat.as_f64() {
+            Some(iat) if iat <= (now + leeway.as_secs()) as f64 => {}
+            Some(_) => return Err(TokenError::Invalid("its `iat` is in the future".into())),
+            None => return Err(TokenError::Invalid("its `iat` is not a number".into())),
+        }
+    }
+    if claims.contains_key("cnf") {
+        return Err(TokenError::Invalid(
+            "it is bound to a key (`cnf`: DPoP or mutual TLS), whose proof this server, taking \
+             bearer tokens only, cannot check"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The keys a token with `kid` and `alg` may be signed with.

@@ -83,7 +83,8 @@ impl Request {
 }
 
 /// Who is calling, as the bytes that bind a `requestState` and own a task: the verified
-/// caller's subject and client when the request was authorized, otherwise the credential the
+/// caller's issuer, subject and client when the request was authorized (each length-prefixed),
+/// otherwise the credential the
 /// HTTP request came with (its `Authorization` header). Over stdio, and over HTTP without
 /// credentials, there is none: one process serves one client, or anyone who can reach the
 /// server is the same caller to it.
@@ -103,14 +104,11 @@ impl CallerKey {
         context: &RequestContext<RoleServer>,
         caller: Option<&Caller>,
     ) -> Option<CallerKey> {
-        if let Some(caller) = caller {
-            // Stable across token refreshes; the two parts cannot run together (NUL between).
-            let mut key = b"verified\0".to_vec();
-            key.extend_from_slice(caller.subject().unwrap_or_default().as_bytes());
-            key.push(0);
-            key.extend_from_slice(caller.client().unwrap_or_default().as_bytes());
-            return Some(CallerKey(key.into()));
+        if let Some(key) = caller.and_then(CallerKey::verified) {
+            return Some(key);
         }
+        // A caller with no subject (a verifier of its own may return one) is known by no name:
+        // it is the credential it presented, as an unverified one would be.
         #[cfg(feature = "http")]
         {
             let parts = context.extensions.get::<http::request::Parts>()?;
@@ -122,6 +120,25 @@ impl CallerKey {
             let _ = context;
             None
         }
+    }
+
+    /// The key of a verified caller with a subject. Stable across token refreshes: the issuer,
+    /// the subject and the client, each length-prefixed, so no two callers' parts can run
+    /// together into one key, and two issuers' same-named users stay two callers. It holds NUL
+    /// bytes (the lengths), which no HTTP header value can: no credential is ever such a key.
+    fn verified(caller: &Caller) -> Option<CallerKey> {
+        let subject = caller.subject()?;
+        let issuer = caller
+            .claim("iss")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let client = caller.client().unwrap_or_default();
+        let mut key = b"verified".to_vec();
+        for part in [issuer, subject, client] {
+            key.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            key.extend_from_slice(part.as_bytes());
+        }
+        Some(CallerKey(key.into()))
     }
 
     /// The key of whoever sent `context`, for a request that needs no more of it.
@@ -152,5 +169,42 @@ pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<Ar
     {
         let _ = context;
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn key(issuer: &str, subject: &str, client: &str) -> CallerKey {
+        let mut claims = Map::new();
+        claims.insert("iss".into(), json!(issuer));
+        let caller = Caller::new(subject).client_id(client).claims(claims);
+        CallerKey::verified(&caller).unwrap()
+    }
+
+    #[test]
+    fn callers_whose_parts_run_together_are_two_callers() {
+        assert_ne!(key("i", "a\0b", "c"), key("i", "a", "b\0c"));
+        assert_ne!(key("i", "ab", "c"), key("i", "a", "bc"));
+    }
+
+    #[test]
+    fn two_issuers_same_named_users_are_two_callers() {
+        assert_ne!(
+            key("https://a.example", "alice", "x"),
+            key("https://b.example", "alice", "x")
+        );
+        assert_eq!(
+            key("https://a.example", "alice", "x"),
+            key("https://a.example", "alice", "x")
+        );
+    }
+
+    #[test]
+    fn a_caller_without_a_subject_has_no_verified_key() {
+        assert!(CallerKey::verified(&Caller::anonymous().client_id("c")).is_none());
     }
 }

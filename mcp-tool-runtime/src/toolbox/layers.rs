@@ -293,10 +293,17 @@ impl RateLimit {
 impl CallLayer for RateLimit {
     fn call<'a>(&'a self, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
         let caller = next.context().caller();
-        let key = caller
+        let name = caller
             .and_then(|c| c.subject().or(c.client()))
             .unwrap_or(ANONYMOUS);
-        match self.take(key) {
+        // The bucket is the issuer's user: two issuers' same-named subjects are two callers.
+        let issuer = caller
+            .and_then(|c| c.claim("iss"))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        let bucket = format!("{}:{issuer}{name}", issuer.len());
+        let key = name;
+        match self.take(&bucket) {
             Ok(()) => next.run(),
             Err(wait) => {
                 self.refused.fetch_add(1, Ordering::Relaxed);

@@ -108,8 +108,19 @@ pub(crate) fn claims(issuer: &str, resource: &str, scope: &str) -> Value {
 
 /// `claims` signed with `pem` as key `kid`.
 pub(crate) fn sign(claims: &Value, pem: &[u8], kid: &str) -> String {
+    sign_with_header(claims, pem, kid, |_| {})
+}
+
+/// `claims` signed with `pem` as key `kid`, under a header `change` changed.
+pub(crate) fn sign_with_header(
+    claims: &Value,
+    pem: &[u8],
+    kid: &str,
+    change: impl FnOnce(&mut Header),
+) -> String {
     let mut header = Header::new(Algorithm::ES256);
     header.kid = Some(kid.to_owned());
+    change(&mut header);
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ec_pem(pem).unwrap()).unwrap()
 }
 

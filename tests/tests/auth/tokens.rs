@@ -204,3 +204,112 @@ async fn the_metadata_document_is_served_at_its_well_known_path() {
         })
     );
 }
+
+/// The issuer's good claims under a header `change` changed.
+fn with_header(
+    server: &Protected,
+    change: impl FnOnce(&mut jsonwebtoken::Header),
+) -> Option<String> {
+    let claims = claims(&server.issuer.url, &server.resource, BASE_SCOPE);
+    Some(format!(
+        "Bearer {}",
+        sign_with_header(&claims, ISSUER_KEY, "k1", change)
+    ))
+}
+
+#[tokio::test]
+async fn a_type_that_is_not_an_access_token() {
+    // RFC 9068 §4: an access token says `at+jwt`; a DPoP proof or a logout token is no access
+    // token, whatever it is signed with.
+    for typ in ["dpop+jwt", "logout+jwt", "secevent+jwt"] {
+        refused(
+            |s| with_header(s, |h| h.typ = Some(typ.to_owned())),
+            Some("`typ`"),
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn an_access_token_type_is_served_and_strictness_is_a_setting() {
+    let server = Protected::start().await;
+    for typ in [
+        Some("at+jwt"),
+        Some("application/at+jwt"),
+        Some("JWT"),
+        None,
+    ] {
+        let token = with_header(&server, |h| h.typ = typ.map(str::to_owned)).unwrap();
+        let reply = server.call(Some(&token), "whoami", json!({})).await;
+        assert_eq!(reply.status, 200, "{typ:?}: {reply:?}");
+    }
+    let strict = Protected::start_with(|s| s, |v| v.require_access_token_type()).await;
+    for (typ, status) in [(Some("at+jwt"), 200), (Some("JWT"), 401), (None, 401)] {
+        let token = with_header(&strict, |h| h.typ = typ.map(str::to_owned)).unwrap();
+        let reply = strict.call(Some(&token), "whoami", json!({})).await;
+        assert_eq!(
+            reply.status, status,
+            "{typ:?} with the strict type: {reply:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_critical_header_this_server_does_not_understand() {
+    refused(
+        |s| with_header(s, |h| h.crit = Some(vec!["exp".to_owned()])),
+        Some("`crit`"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_issuer_given_as_an_array() {
+    refused(
+        |s| {
+            let issuer = s.issuer.url.clone();
+            with_claims(s, |c| c["iss"] = json!([issuer]))
+        },
+        Some("`iss`"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn issued_in_the_future() {
+    refused(
+        |s| with_claims(s, |c| c["iat"] = json!(now() + 3600)),
+        Some("`iat`"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn bound_to_a_key_and_presented_as_bearer() {
+    // A DPoP- or mTLS-bound token (`cnf`) proves nothing without its proof of possession.
+    refused(
+        |s| {
+            with_claims(s, |c| {
+                c["cnf"] = json!({"jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"})
+            })
+        },
+        Some("`cnf`"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn without_a_subject() {
+    // RFC 9068 §2.2: `sub` is required. Two tokens without one were one caller, and one used the
+    // other's `requestState`.
+    refused(
+        |s| {
+            with_claims(s, |c| {
+                c.as_object_mut().unwrap().remove("sub");
+            })
+        },
+        Some("sub"),
+    )
+    .await;
+    refused(|s| with_claims(s, |c| c["sub"] = json!("")), Some("`sub`")).await;
+}

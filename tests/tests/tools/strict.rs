@@ -70,7 +70,7 @@ fn toolbox() -> Toolbox {
 fn schema_of(toolbox: &Toolbox, name: &str) -> Value {
     let tool = toolbox
         .list_tools()
-        .into_iter()
+        .iter()
         .find(|t| t.name == name)
         .unwrap();
     Value::Object((*tool.input_schema).clone())
