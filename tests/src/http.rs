@@ -128,6 +128,15 @@ impl HttpServer {
         send_to(self.addr, "GET", path, &[], &Value::Null, b"").await
     }
 
+    /// Sends `method /mcp` with these headers and, unless it is `Null`, `message` as the body.
+    pub async fn send(&self, method: &str, headers: &[(&str, &str)], message: &Value) -> HttpReply {
+        let body = match message {
+            Value::Null => Vec::new(),
+            message => serde_json::to_vec(message).unwrap(),
+        };
+        send_to(self.addr, method, "/mcp", headers, message, &body).await
+    }
+
     /// Like [`post`](Self::post), with the body as these bytes.
     pub async fn post_raw(
         &self,

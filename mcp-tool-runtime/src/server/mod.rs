@@ -51,3 +51,4 @@ pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STA
 #[cfg(feature = "http")]
 pub(crate) use quota::reached;
 pub use quota::{LIMIT_REACHED, Refusals};
+pub(crate) use request::CallerKey;

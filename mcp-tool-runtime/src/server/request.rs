@@ -112,14 +112,30 @@ impl CallerKey {
         #[cfg(feature = "http")]
         {
             let parts = context.extensions.get::<http::request::Parts>()?;
-            let credential = parts.headers.get(http::header::AUTHORIZATION)?;
-            Some(CallerKey(credential.as_bytes().into()))
+            CallerKey::credential(parts)
         }
         #[cfg(not(feature = "http"))]
         {
             let _ = context;
             None
         }
+    }
+
+    /// The key of whoever sent the HTTP request `parts`: its verified caller (the authorizing
+    /// layer put it in the request's extensions), else its credential.
+    #[cfg(feature = "http")]
+    pub(crate) fn of_parts(parts: &http::request::Parts) -> Option<CallerKey> {
+        match parts.extensions.get::<Arc<Caller>>() {
+            Some(caller) => CallerKey::verified(caller).or_else(|| CallerKey::credential(parts)),
+            None => CallerKey::credential(parts),
+        }
+    }
+
+    /// The credential an HTTP request came with, as a key: its `Authorization` header.
+    #[cfg(feature = "http")]
+    fn credential(parts: &http::request::Parts) -> Option<CallerKey> {
+        let credential = parts.headers.get(http::header::AUTHORIZATION)?;
+        Some(CallerKey(credential.as_bytes().into()))
     }
 
     /// The key of a verified caller with a subject. Stable across token refreshes: the issuer,

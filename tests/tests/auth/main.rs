@@ -5,5 +5,6 @@ mod caller;
 mod fixtures;
 mod keys;
 mod scopes;
+mod sessions;
 mod telemetry;
 mod tokens;

@@ -78,7 +78,7 @@ impl<S> HttpGuard<S> {
 
     /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
     /// when `sessions`, the manager given to rmcp's service, has as many live sessions as it
-    /// allows.
+    /// allows; and binds each session to the caller who opened it (see [`BoundedSessions`]).
     pub fn sessions(mut self, sessions: Arc<BoundedSessions>) -> Self {
         self.sessions = Some(sessions);
         self
@@ -139,6 +139,21 @@ where
         let sessions = self.sessions.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
+            // A session belongs to the caller who opened it: anyone else is told it does not
+            // exist, whatever the method.
+            let owner = sessions
+                .as_ref()
+                .and_then(|_| crate::server::CallerKey::of_parts(&parts));
+            let session = parts
+                .headers
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            if let (Some(sessions), Some(id)) = (&sessions, &session)
+                && !sessions.admits(id, owner.as_ref().map(|k| k.as_bytes()))
+            {
+                return Ok(session_not_found());
+            }
             if parts.method != Method::POST {
                 let ends_session = parts.method == Method::DELETE;
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
@@ -226,11 +241,32 @@ where
                     }
                 }
             }
-            inner
+            let response = inner
                 .call(Request::from_parts(parts, Full::new(body)))
-                .await
+                .await?;
+            // A new session: its owner is whoever opened it.
+            if let Some(sessions) = &sessions
+                && session.is_none()
+                && let Some(id) = response
+                    .headers()
+                    .get(SESSION_ID)
+                    .and_then(|v| v.to_str().ok())
+            {
+                sessions
+                    .bind(id, owner.as_ref().map(|k| k.as_bytes()))
+                    .await;
+            }
+            Ok(response)
         })
     }
+}
+
+/// What rmcp answers for a session it does not know (the MCP spec: 404).
+fn session_not_found() -> HttpResponse {
+    Response::builder()
+        .status(StatusCode::NOT_FOUND)
+        .body(Full::new(Bytes::from_static(b"Not Found: Session not found")).boxed())
+        .expect("a valid response")
 }
 
 /// The header naming a Streamable HTTP session.

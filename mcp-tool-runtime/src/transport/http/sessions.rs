@@ -1,8 +1,9 @@
-//! [`BoundedSessions`]: rmcp's in-memory session manager with a limit on live sessions (feature
-//! `http`).
+//! [`BoundedSessions`]: rmcp's in-memory session manager with a limit on live sessions, each
+//! session bound to the caller who opened it (feature `http`).
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use futures_util::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -22,6 +23,14 @@ pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 /// [`HttpGuard::sessions`](super::HttpGuard::sessions), and the refusal is a JSON-RPC error
 /// (`-32029`, naming `max_sessions`) on the `initialize` request. A session ends when its client
 /// deletes it or after rmcp's idle timeout (`SessionConfig::keep_alive`, 5 minutes by default).
+///
+/// Each session belongs to the caller who opened it (its verified caller behind an
+/// [`auth::ResourceServer`](crate::auth::ResourceServer), else the credential it sent, if any): a
+/// request of anyone else naming the session (a call, a notification, a client's answer, the
+/// GET stream, its DELETE) is answered 404, as for a session that does not exist. The MCP
+/// security best practices say to bind session ids to the user; without it, a second caller
+/// with a valid token of its own and the first caller's `Mcp-Session-Id` could call tools on the
+/// session, read its stream, answer its consent questions and end it.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -44,6 +53,8 @@ pub struct BoundedSessions {
     inner: LocalSessionManager,
     max_sessions: usize,
     refused: AtomicU64,
+    /// Who opened each session: the caller key's bytes, or `None` for a caller with none.
+    owners: Mutex<HashMap<SessionId, Option<Box<[u8]>>>>,
 }
 
 impl Default for BoundedSessions {
@@ -77,6 +88,7 @@ impl BoundedSessions {
             inner,
             max_sessions,
             refused: AtomicU64::new(0),
+            owners: Mutex::default(),
         }
     }
 
@@ -93,6 +105,26 @@ impl BoundedSessions {
     /// How many sessions were refused since the server started.
     pub fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Records `owner` as the caller who opened session `id`. The record of a session that ended
+    /// by idling out is dropped once there are more records than sessions allowed.
+    pub(crate) async fn bind(&self, id: &str, owner: Option<&[u8]>) {
+        let crowded = crate::sync::lock(&self.owners).len() >= self.max_sessions;
+        if crowded {
+            let live = self.inner.sessions.read().await;
+            crate::sync::lock(&self.owners).retain(|id, _| live.contains_key(id));
+        }
+        crate::sync::lock(&self.owners).insert(id.into(), owner.map(Into::into));
+    }
+
+    /// Whether a request from `owner` may use session `id`: it opened it, or nobody is on record
+    /// as having opened it (rmcp answers for a session it does not know).
+    pub(crate) fn admits(&self, id: &str, owner: Option<&[u8]>) -> bool {
+        match crate::sync::lock(&self.owners).get(id) {
+            None => true,
+            Some(opened_by) => opened_by.as_deref() == owner,
+        }
     }
 
     /// Whether one more session would be refused now (counted as a refusal if so).
@@ -130,6 +162,7 @@ impl SessionManager for BoundedSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        crate::sync::lock(&self.owners).remove(id);
         Ok(self.inner.close_session(id).await?)
     }
 
