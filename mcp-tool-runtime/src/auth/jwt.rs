@@ -22,6 +22,12 @@ pub const DEFAULT_KEYS_MAX_AGE: Duration = Duration::from_secs(600);
 pub const DEFAULT_MIN_REFRESH: Duration = Duration::from_secs(30);
 /// The default number of verified tokens remembered: 10,000.
 pub const DEFAULT_TOKEN_CACHE: usize = 10_000;
+/// The default time the last keys fetched are still used past their
+/// [`keys_max_age`](JwtVerifier::keys_max_age) while every fetch fails: 1 hour.
+pub const DEFAULT_KEYS_STALE_LIMIT: Duration = Duration::from_secs(3600);
+/// The longest wait between two fetch attempts while they fail (the wait doubles from
+/// [`min_refresh`](JwtVerifier::min_refresh) with each failure): 5 minutes.
+pub const MAX_FETCH_BACKOFF: Duration = Duration::from_secs(300);
 /// The largest metadata or key-set document read from the issuer: 1 MiB.
 const MAX_DOCUMENT_BYTES: usize = 1 << 20;
 /// The most keys a token's signature is tried against.
@@ -68,16 +74,31 @@ struct Inner {
     max_age: Duration,
     min_refresh: Duration,
     algorithms: Vec<Algorithm>,
-    client: reqwest::Client,
+    /// The client fetching the issuer's documents: no redirects, a 10 s timeout. Could it not be
+    /// built, every fetch fails with why (never a client without those settings).
+    client: Result<reqwest::Client, String>,
+    stale_limit: Duration,
     /// Whether a token must say `"typ": "at+jwt"` (RFC 9068's profile, word for word).
     strict_type: bool,
     keys: RwLock<Option<Arc<Keys>>>,
-    /// One fetch at a time; the others wait for it and use what it fetched.
-    fetching: tokio::sync::Mutex<()>,
+    /// The fetch attempts: when the last began, how many failed in a row, the one running.
+    attempts: std::sync::Mutex<Attempts>,
     token_cache: usize,
     /// Verified tokens by digest, with the time their `exp` passes.
     verified: std::sync::Mutex<HashMap<[u8; 32], (Caller, std::time::SystemTime)>>,
 }
+
+/// The key fetches: at most one at a time, shared by every request waiting for keys, run on a
+/// task of its own so that no waiting client's disconnect cancels it.
+#[derive(Default)]
+struct Attempts {
+    last: Option<Instant>,
+    failures: u32,
+    running: Option<Fetch>,
+}
+
+/// A fetch every waiter awaits the same outcome of.
+type Fetch = futures_util::future::Shared<BoxFuture<'static, Result<Arc<Keys>, TokenError>>>;
 
 /// The issuer's keys, when they were fetched.
 struct Keys {
@@ -103,7 +124,9 @@ impl JwtVerifier {
             .timeout(Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .unwrap_or_default();
+            .map_err(|e| {
+                format!("the HTTP client fetching the issuer's keys cannot be built: {e}")
+            });
         JwtVerifier {
             inner: Arc::new(Inner {
                 issuer: issuer.into(),
@@ -124,9 +147,10 @@ impl JwtVerifier {
                     Algorithm::EdDSA,
                 ],
                 client,
+                stale_limit: DEFAULT_KEYS_STALE_LIMIT,
                 strict_type: false,
                 keys: RwLock::new(None),
-                fetching: tokio::sync::Mutex::new(()),
+                attempts: std::sync::Mutex::default(),
                 token_cache: DEFAULT_TOKEN_CACHE,
                 verified: std::sync::Mutex::default(),
             }),
@@ -165,10 +189,30 @@ impl JwtVerifier {
         self.with(|i| i.max_age = max_age)
     }
 
-    /// The shortest time between two fetches of the keys ([`DEFAULT_MIN_REFRESH`] unless set),
-    /// so tokens naming unknown keys cannot make the server hammer the issuer.
+    /// The shortest time between two attempts to fetch the keys ([`DEFAULT_MIN_REFRESH`] unless
+    /// set), failed or not, so tokens naming unknown keys cannot make the server hammer the
+    /// issuer. While attempts fail, the wait doubles with each, up to [`MAX_FETCH_BACKOFF`].
     pub fn min_refresh(self, min_refresh: Duration) -> Self {
         self.with(|i| i.min_refresh = min_refresh)
+    }
+
+    /// How long one fetch of the issuer's metadata or keys may take (10 s unless set).
+    pub fn fetch_timeout(self, timeout: Duration) -> Self {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| {
+                format!("the HTTP client fetching the issuer's keys cannot be built: {e}")
+            });
+        self.with(|i| i.client = client)
+    }
+
+    /// How long past [`keys_max_age`](Self::keys_max_age) the last keys fetched are still used
+    /// while every fetch fails ([`DEFAULT_KEYS_STALE_LIMIT`] unless set): an issuer that is down
+    /// for a while does not take the server down with it. Past it, tokens are answered 503.
+    pub fn keys_stale_limit(self, limit: Duration) -> Self {
+        self.with(|i| i.stale_limit = limit)
     }
 
     /// How many verified tokens are remembered until they expire ([`DEFAULT_TOKEN_CACHE`]
@@ -277,32 +321,89 @@ impl JwtVerifier {
         Err(last)
     }
 
-    /// The cached keys, fetched when there are none or they are too old, or (`refresh`) when a
-    /// token named a key they lack and the last fetch is old enough.
+    /// The keys to check a token with. Fresh keys are used as they are. Otherwise (none, past
+    /// [`keys_max_age`](Self::keys_max_age), or `refresh`: a token names a key they lack) the
+    /// request waits for a fetch: the one running, or one begun now if the last attempt is old
+    /// enough (the wait between attempts doubling while they fail). Whenever no fetch can be had
+    /// or it fails, the last keys fetched are used up to the stale limit past their age; with
+    /// none, the token cannot be checked (503).
     async fn keys(&self, refresh: bool) -> Result<Arc<Keys>, TokenError> {
         let inner = &*self.inner;
-        let fresh = |keys: &Option<Arc<Keys>>| {
-            keys.as_ref()
-                .filter(|k| {
-                    let age = k.fetched.elapsed();
-                    age < inner.max_age && (!refresh || age < inner.min_refresh)
-                })
-                .cloned()
+        let current = crate::sync::read(&inner.keys).clone();
+        let age = current.as_ref().map(|k| k.fetched.elapsed());
+        if age.is_some_and(|age| age < inner.max_age) && !refresh {
+            return Ok(current.expect("fresh keys are keys"));
+        }
+        let usable =
+            current.filter(|_| age.is_some_and(|age| age < inner.max_age + inner.stale_limit));
+        let unavailable = || {
+            TokenError::Unavailable(
+                "no keys of the issuer are at hand, and the last fetch failed too recently to try \
+                 again"
+                    .into(),
+            )
         };
-        if let Some(keys) = fresh(&crate::sync::read(&inner.keys)) {
-            return Ok(keys);
+        match self.fetch_if_due() {
+            Some(fetch) => match fetch.await {
+                Ok(keys) => Ok(keys),
+                Err(error) => usable.ok_or(error),
+            },
+            None => usable.ok_or_else(unavailable),
         }
-        let _one = inner.fetching.lock().await;
-        // Another caller may have fetched them while this one waited.
-        if let Some(keys) = crate::sync::read(&inner.keys)
-            .as_ref()
-            .filter(|k| k.fetched.elapsed() < inner.min_refresh)
-        {
-            return Ok(keys.clone());
+    }
+
+    /// The fetch running, or one begun now if the last attempt is old enough; `None` if it is
+    /// too soon to try again.
+    fn fetch_if_due(&self) -> Option<Fetch> {
+        use futures_util::FutureExt as _;
+
+        let inner = &*self.inner;
+        let mut attempts = crate::sync::lock(&inner.attempts);
+        if let Some(running) = &attempts.running {
+            return Some(running.clone());
         }
-        let keys = Arc::new(self.fetch_keys().await?);
-        *crate::sync::write(&inner.keys) = Some(keys.clone());
-        Ok(keys)
+        let wait = inner
+            .min_refresh
+            .saturating_mul(1 << attempts.failures.min(16))
+            .min(MAX_FETCH_BACKOFF.max(inner.min_refresh));
+        if attempts.last.is_some_and(|last| last.elapsed() < wait) {
+            return None;
+        }
+        attempts.last = Some(Instant::now());
+        let verifier = self.clone();
+        // On a task of its own: a client that hangs up does not cancel the fetch it waited for.
+        let task = tokio::spawn(async move {
+            let outcome = verifier.fetch_keys().await.map(Arc::new);
+            let inner = &*verifier.inner;
+            if let Ok(keys) = &outcome {
+                *crate::sync::write(&inner.keys) = Some(keys.clone());
+            }
+            let mut attempts = crate::sync::lock(&inner.attempts);
+            attempts.running = None;
+            match &outcome {
+                Ok(_) => attempts.failures = 0,
+                Err(error) => {
+                    attempts.failures = attempts.failures.saturating_add(1);
+                    tracing::warn!(
+                        issuer = %inner.issuer,
+                        failures = attempts.failures,
+                        "the issuer's keys could not be fetched: {error}"
+                    );
+                }
+            }
+            outcome
+        });
+        let fetch: Fetch = async move {
+            task.await.unwrap_or_else(|e| {
+                Err(TokenError::Unavailable(format!(
+                    "the key fetch stopped: {e}"
+                )))
+            })
+        }
+        .boxed()
+        .shared();
+        attempts.running = Some(fetch.clone());
+        Some(fetch)
     }
 
     async fn fetch_keys(&self) -> Result<Keys, TokenError> {
@@ -481,12 +582,37 @@ fn candidates(keys: &Keys, kid: Option<&str>, alg: Algorithm) -> Vec<DecodingKey
     }
 }
 
+/// Whether `url` may be fetched: HTTPS, as MCP says authorization-server endpoints must use, or
+/// plain HTTP to a loopback host (tests, and a server beside its issuer).
+fn secure_enough(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    match url.scheme() {
+        "https" => true,
+        "http" => url.host_str().is_some_and(|host| {
+            let bare = host.trim_start_matches('[').trim_end_matches(']');
+            match bare.parse::<std::net::IpAddr>() {
+                Ok(ip) => ip.is_loopback(),
+                Err(_) => bare.eq_ignore_ascii_case("localhost"),
+            }
+        }),
+        _ => false,
+    }
+}
+
 /// GETs `url` as JSON, reading at most [`MAX_DOCUMENT_BYTES`].
 async fn fetch_json<T: serde::de::DeserializeOwned>(
-    client: &reqwest::Client,
+    client: &Result<reqwest::Client, String>,
     url: &str,
 ) -> Result<T, TokenError> {
     let unavailable = |e: &dyn std::fmt::Display| TokenError::Unavailable(format!("{url}: {e}"));
+    if !secure_enough(url) {
+        return Err(unavailable(
+            &"not fetched: the issuer's endpoints must use https (plain http only on loopback)",
+        ));
+    }
+    let client = client.as_ref().map_err(|e| unavailable(e))?;
     let mut response = client
         .get(url)
         .header(reqwest::header::ACCEPT, "application/json")
@@ -549,5 +675,30 @@ fn error_of(error: &jsonwebtoken::errors::Error) -> TokenError {
         | ErrorKind::InvalidAlgorithmName
         | ErrorKind::MissingAlgorithm => TokenError::Malformed(error.to_string()),
         _ => TokenError::Invalid(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::secure_enough;
+
+    #[test]
+    fn the_issuers_endpoints_are_https_or_loopback() {
+        for url in [
+            "https://auth.example.com/jwks",
+            "http://127.0.0.1:8080/jwks",
+            "http://[::1]/k",
+            "http://localhost/k",
+        ] {
+            assert!(secure_enough(url), "{url}");
+        }
+        for url in [
+            "http://auth.example.com/jwks",
+            "http://10.0.0.1/jwks",
+            "ftp://127.0.0.1/k",
+            "not a url",
+        ] {
+            assert!(!secure_enough(url), "{url}");
+        }
     }
 }

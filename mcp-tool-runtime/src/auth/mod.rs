@@ -29,7 +29,8 @@ pub use jsonwebtoken::Algorithm;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use jwt::{
-    DEFAULT_KEYS_MAX_AGE, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH, DEFAULT_TOKEN_CACHE, JwtVerifier,
+    DEFAULT_KEYS_MAX_AGE, DEFAULT_KEYS_STALE_LIMIT, DEFAULT_LEEWAY, DEFAULT_MIN_REFRESH,
+    DEFAULT_TOKEN_CACHE, JwtVerifier, MAX_FETCH_BACKOFF,
 };
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]

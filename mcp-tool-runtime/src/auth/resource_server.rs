@@ -170,9 +170,11 @@ impl ResourceServer {
             Ok(caller) => caller,
             Err(TokenError::Unavailable(reason)) => {
                 self.inner.refused.fetch_add(1, Ordering::Relaxed);
+                // The client is told nothing of the issuer (its address, its error): the log is.
+                tracing::warn!("a token could not be checked: {reason}");
                 return Err(Box::new(plain(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    format!("the token could not be checked: {reason}"),
+                    UNAVAILABLE.to_owned(),
                 )));
             }
             Err(error) => return Err(Box::new(self.invalid_token(&error))),
@@ -285,6 +287,10 @@ fn quoted(text: &str) -> String {
         })
         .collect()
 }
+
+/// What a client is told when its token could not be checked (the issuer's keys could not be
+/// had): the same words whatever the cause, which goes to the log.
+const UNAVAILABLE: &str = "the token could not be checked now: the authorization server's keys are unavailable; try again later";
 
 fn plain(status: StatusCode, message: String) -> HttpResponse {
     let body = serde_json::json!({ "error": message });

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use axum::response::IntoResponse as _;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_tool_runtime::auth::{
@@ -31,8 +32,20 @@ pub(crate) struct Issuer {
     pub(crate) url: String,
     keys: Arc<Mutex<JwkSet>>,
     pub(crate) fetches: Arc<AtomicUsize>,
+    /// How many times its metadata was fetched.
+    pub(crate) metadata_fetches: Arc<AtomicUsize>,
+    /// How its key endpoint answers: [`HEALTHY`], [`FAILING`] (500) or after `delay_ms`.
+    mode: Arc<AtomicUsize>,
+    delay_ms: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
+
+/// The key endpoint answers at once.
+pub(crate) const HEALTHY: usize = 0;
+/// The key endpoint answers 500.
+pub(crate) const FAILING: usize = 1;
+/// The key endpoint answers after the issuer's delay.
+pub(crate) const SLOW: usize = 2;
 
 impl Drop for Issuer {
     fn drop(&mut self) {
@@ -56,21 +69,42 @@ impl Issuer {
             keys: vec![jwk(ISSUER_KEY, "k1")],
         }));
         let fetches = Arc::new(AtomicUsize::new(0));
+        let metadata_fetches = Arc::new(AtomicUsize::new(0));
+        let mode = Arc::new(AtomicUsize::new(HEALTHY));
+        let delay_ms = Arc::new(AtomicUsize::new(0));
         let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks"),
                               "token_endpoint": format!("{url}/token")});
         let router = axum::Router::new()
             .route(
                 "/.well-known/oauth-authorization-server",
-                axum::routing::get(move || async move { axum::Json(metadata) }),
+                axum::routing::get({
+                    let counted = metadata_fetches.clone();
+                    move || async move {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        axum::Json(metadata)
+                    }
+                }),
             )
             .route(
                 "/jwks",
                 axum::routing::get({
                     let (keys, fetches) = (keys.clone(), fetches.clone());
+                    let (mode, delay_ms) = (mode.clone(), delay_ms.clone());
                     move || async move {
                         fetches.fetch_add(1, Ordering::SeqCst);
+                        match mode.load(Ordering::SeqCst) {
+                            FAILING => {
+                                return axum::http::StatusCode::INTERNAL_SERVER_ERROR
+                                    .into_response();
+                            }
+                            SLOW => {
+                                let delay = delay_ms.load(Ordering::SeqCst) as u64;
+                                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+                            }
+                            _ => {}
+                        }
                         let set = keys.lock().unwrap().clone();
-                        axum::Json(serde_json::to_value(set).unwrap())
+                        axum::Json(serde_json::to_value(set).unwrap()).into_response()
                     }
                 }),
             );
@@ -81,8 +115,18 @@ impl Issuer {
             url,
             keys,
             fetches,
+            metadata_fetches,
+            mode,
+            delay_ms,
             task,
         }
+    }
+
+    /// Makes its key endpoint answer as `mode` says (after `delay` if [`SLOW`]).
+    pub(crate) fn answer(&self, mode: usize, delay: std::time::Duration) {
+        self.delay_ms
+            .store(delay.as_millis() as usize, Ordering::SeqCst);
+        self.mode.store(mode, Ordering::SeqCst);
     }
 
     /// Publishes these keys instead.
