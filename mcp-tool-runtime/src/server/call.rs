@@ -19,7 +19,7 @@ use super::convert::to_rmcp_result;
 use super::errors::{CANCELLED, cancelled, missing_capability, unknown_tool};
 use super::input::{Binding, Input};
 use super::live::Live;
-use super::quota::CallSlot;
+use super::quota::{CallSlot, Holder, session_of};
 use super::request::Request;
 use super::shared::Shared;
 use super::tasks::{self, Escalation};
@@ -78,12 +78,13 @@ fn prepare<'a>(
     ErrorData,
 > {
     let slot = {
-        let limits = shared.limits();
-        shared.quotas.acquire_call(
-            &context.peer,
-            limits.max_calls_per_session,
-            limits.max_calls,
-        )?
+        let holder = Holder::of(
+            request.caller.as_deref(),
+            session_of(&context.peer).is_some(),
+        );
+        shared
+            .quotas
+            .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
     };
     let toolbox = shared.snapshot().toolbox.clone();
     let (support, escalates) = toolbox.task_kind(name).ok_or_else(|| {

@@ -281,8 +281,9 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         let wants = context.accepted().tools_list_changed == Some(true);
         let sink = context.sink().clone();
         let ct = context.request_context().ct.clone();
+        let request = context.request_context().clone();
         let (ours, theirs) = tokio::join!(
-            self.tools.listen_on(wants, &sink, ct.cancelled()),
+            self.tools.listen_on(wants, &sink, &request, ct.cancelled()),
             self.handler.listen(context),
         );
         ours.and(theirs)

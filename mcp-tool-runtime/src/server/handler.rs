@@ -19,7 +19,7 @@ use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
 use super::limits::{Limits, LimitsError};
-use super::quota::Refusals;
+use super::quota::{Holder, Refusals, session_of};
 use super::request::{CallerKey, verified_caller};
 use super::shared::{CacheHints, Shared};
 use super::tasks::TaskStore;
@@ -322,13 +322,20 @@ impl ToolboxServer {
         &self,
         wants: bool,
         sink: &rmcp::service::SubscriptionSink,
+        context: &RequestContext<RoleServer>,
         cancelled: impl Future<Output = ()>,
     ) -> Result<(), ErrorData> {
-        let limit = self.shared.limits().max_listen_streams;
+        let limits = self.shared.limits();
+        let holder = Holder::of(
+            verified_caller(context).as_deref(),
+            session_of(&context.peer).is_some(),
+        );
         self.shared
             .changes
             .listen(wants, sink, cancelled, || {
-                self.shared.quotas.acquire_listen_stream(limit)
+                self.shared
+                    .quotas
+                    .acquire_listen_stream(holder.as_ref(), &limits)
             })
             .await
     }
@@ -445,8 +452,13 @@ impl ServerHandler for ToolboxServer {
     /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let wants = context.accepted().tools_list_changed == Some(true);
-        self.listen_on(wants, context.sink(), context.cancelled())
-            .await
+        self.listen_on(
+            wants,
+            context.sink(),
+            context.request_context(),
+            context.cancelled(),
+        )
+        .await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

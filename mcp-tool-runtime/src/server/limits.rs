@@ -42,6 +42,13 @@ pub struct Limits {
     /// Tool calls the whole server may have running at once; one more is refused with a
     /// JSON-RPC error. Default 4,096.
     pub max_calls: usize,
+    /// Tool calls one caller may have running at once, whatever its sessions: a verified
+    /// caller (its issuer and subject, all its clients together), or every request without one
+    /// and without a session, together (stateless HTTP without authorization names no one the
+    /// server can tell apart). One more is refused with a JSON-RPC error (`-32029`, naming it).
+    /// Default 64: 1/64 of `max_calls`, so one caller holding all of its share leaves the rest
+    /// to others.
+    pub max_calls_per_caller: usize,
     /// Client requests (elicitation, sampling, roots) one session may have waiting on the
     /// client at once; one more fails in the tool with
     /// [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany). Default 16.
@@ -50,16 +57,23 @@ pub struct Limits {
     /// the tool with [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany).
     /// Default 1,024.
     pub max_client_requests: usize,
+    /// Client requests one caller (as for `max_calls_per_caller`) may have waiting at once; one
+    /// more fails in the tool with
+    /// [`ClientRequestError::TooMany`](crate::context::ClientRequestError::TooMany). Default 32.
+    pub max_client_requests_per_caller: usize,
     /// `subscriptions/listen` streams (MCP 2026-07-28) the whole server keeps open at once;
     /// one more is refused with a JSON-RPC error. Default 1,024.
     pub max_listen_streams: usize,
+    /// `subscriptions/listen` streams one caller (as for `max_calls_per_caller`) keeps open at
+    /// once; one more is refused with a JSON-RPC error (`-32029`, naming it). Default 16.
+    pub max_listen_streams_per_caller: usize,
     /// Tasks (the tasks extension) the server keeps at once, running or finished and readable
     /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
     /// Default 1,024.
     pub max_tasks: usize,
-    /// Tasks one identified caller (a verified subject and client, or an `Authorization`
+    /// Tasks one identified caller (a verified issuer, subject and client, or an `Authorization`
     /// credential) may have kept at once; one more is refused with a JSON-RPC error, so no
-    /// caller takes every place. Callers without an identity share `max_tasks`. Default 256.
+    /// caller takes every place. Callers without an identity share `max_tasks`. Default 64.
     pub max_tasks_per_caller: usize,
     /// A task's `ttlMs`: how long it may run (then it ends `failed`, saying so), and how long its
     /// result stays readable after it ends (then `tasks/get` answers that it is unknown).
@@ -92,11 +106,14 @@ impl Default for Limits {
             notify_timeout: Duration::from_secs(5),
             max_calls_per_session: 256,
             max_calls: 4096,
+            max_calls_per_caller: 64,
             max_client_requests_per_session: 16,
             max_client_requests: 1024,
+            max_client_requests_per_caller: 32,
             max_listen_streams: 1024,
+            max_listen_streams_per_caller: 16,
             max_tasks: 1024,
-            max_tasks_per_caller: 256,
+            max_tasks_per_caller: 64,
             task_ttl: Duration::from_secs(300),
             task_poll_interval: Duration::from_secs(1),
             task_lease: Duration::from_secs(15),
@@ -131,6 +148,15 @@ impl Limits {
             ("notify_timeout", self.notify_timeout.is_zero()),
             ("max_calls_per_session", self.max_calls_per_session == 0),
             ("max_calls", self.max_calls == 0),
+            ("max_calls_per_caller", self.max_calls_per_caller == 0),
+            (
+                "max_client_requests_per_caller",
+                self.max_client_requests_per_caller == 0,
+            ),
+            (
+                "max_listen_streams_per_caller",
+                self.max_listen_streams_per_caller == 0,
+            ),
             (
                 "max_client_requests_per_session",
                 self.max_client_requests_per_session == 0,

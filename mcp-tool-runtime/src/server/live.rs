@@ -11,8 +11,9 @@ use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
 use super::input::{Input, invalid_request};
-use super::quota::count;
+use super::quota::{Holder, count, session_of};
 use super::request::Request;
+use super::request::verified_caller;
 use super::shared::Shared;
 use crate::context::{
     Capability, Channel, ClientRequest, ClientRequestError, LogLevel, RequestInfo,
@@ -54,14 +55,14 @@ impl Live {
     /// the server's limits on waiting client requests and on how long they wait.
     async fn send(&self, request: ClientRequest) -> Result<Value, ClientRequestError> {
         let limits = self.shared.limits();
+        let holder = Holder::of(
+            verified_caller(&self.context).as_deref(),
+            session_of(&self.context.peer).is_some(),
+        );
         let _slot = self
             .shared
             .quotas
-            .acquire_client_request(
-                &self.context.peer,
-                limits.max_client_requests_per_session,
-                limits.max_client_requests,
-            )
+            .acquire_client_request(&self.context.peer, holder.as_ref(), &limits)
             .map_err(ClientRequestError::TooMany)?;
         let timeout = limits.client_request_timeout;
         match tokio::time::timeout(timeout, self.ask(request)).await {

@@ -49,6 +49,6 @@ pub use convert::{ServeError, to_rmcp_result};
 pub use handler::{DEFAULT_TOOLS_TTL_MS, ToolboxServer};
 pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STATE_TTL};
 #[cfg(feature = "http")]
-pub(crate) use quota::reached;
+pub(crate) use quota::{Holder, reached};
 pub use quota::{LIMIT_REACHED, Refusals};
 pub(crate) use request::CallerKey;

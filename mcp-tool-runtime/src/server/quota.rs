@@ -1,6 +1,6 @@
-//! What each session and the whole server hold against their [`Limits`](super::Limits): tool
-//! calls running, client requests waiting, listen streams open; and the count of what was
-//! refused.
+//! What each caller, each session and the whole server hold against their
+//! [`Limits`](super::Limits): tool calls running, client requests waiting, listen streams open;
+//! and the count of what was refused.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,6 +46,12 @@ pub struct Refusals {
     pub tasks: u64,
     /// Tasks refused at `max_tasks_per_caller`.
     pub tasks_per_caller: u64,
+    /// Tool calls refused at `max_calls_per_caller`.
+    pub calls_per_caller: u64,
+    /// Client requests refused at `max_client_requests_per_caller`.
+    pub client_requests_per_caller: u64,
+    /// `subscriptions/listen` streams refused at `max_listen_streams_per_caller`.
+    pub listen_streams_per_caller: u64,
 }
 
 /// What is held now, and what was refused.
@@ -56,7 +62,52 @@ pub(crate) struct Quotas {
     /// Per session: calls running and client requests waiting, keyed by the session's identity.
     sessions: Mutex<HashMap<usize, Held>>,
     listen_streams: AtomicUsize,
+    /// Per caller: what each holds now, while it holds anything (so as many entries at most as
+    /// things held: the map cannot grow with identities a client makes up).
+    callers: Mutex<HashMap<Holder, ByCaller>>,
     pub(crate) refused: Counters,
+}
+
+/// Whose share a request is held against: a verified caller, by its issuer and subject (its
+/// clients together, so one user's several client ids are one share), or, for requests with no
+/// verified caller and no session (stateless HTTP), all of them together: what an unverified
+/// client sends names no one the server can tell apart. Requests with no verified caller on a
+/// 2025 session are held against the session's limits.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Holder(Box<[u8]>);
+
+impl Holder {
+    /// The share of a request from `caller` (`on_session`: it came on a 2025 session).
+    pub(crate) fn of(caller: Option<&crate::auth::Caller>, on_session: bool) -> Option<Holder> {
+        if let Some(caller) = caller
+            && let Some(subject) = caller.subject()
+        {
+            let issuer = caller
+                .claim("iss")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default();
+            let mut key = b"verified".to_vec();
+            for part in [issuer, subject] {
+                key.extend_from_slice(&(part.len() as u64).to_be_bytes());
+                key.extend_from_slice(part.as_bytes());
+            }
+            return Some(Holder(key.into()));
+        }
+        (!on_session).then(|| Holder(b"unverified".as_slice().into()))
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct ByCaller {
+    calls: usize,
+    client_requests: usize,
+    listen_streams: usize,
+}
+
+impl ByCaller {
+    fn is_empty(self) -> bool {
+        self.calls == 0 && self.client_requests == 0 && self.listen_streams == 0
+    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -82,6 +133,9 @@ pub(crate) struct Counters {
     pub(crate) notices_dropped: AtomicU64,
     pub(crate) tasks: AtomicU64,
     pub(crate) tasks_per_caller: AtomicU64,
+    calls_per_caller: AtomicU64,
+    client_requests_per_caller: AtomicU64,
+    listen_streams_per_caller: AtomicU64,
 }
 
 impl Counters {
@@ -97,6 +151,9 @@ impl Counters {
             notices_dropped: get(&self.notices_dropped),
             tasks: get(&self.tasks),
             tasks_per_caller: get(&self.tasks_per_caller),
+            calls_per_caller: get(&self.calls_per_caller),
+            client_requests_per_caller: get(&self.client_requests_per_caller),
+            listen_streams_per_caller: get(&self.listen_streams_per_caller),
         }
     }
 }
@@ -122,14 +179,50 @@ pub(crate) fn reached(limit: &'static str, value: usize, what: String) -> ErrorD
 }
 
 impl Quotas {
-    /// A tool call starting on `peer`'s session: held until the guard drops, or refused when the
-    /// session or the server is at its limit.
+    /// Takes one of `pick`'s count in `holder`'s share, unless it already holds `limit`.
+    fn take_share(
+        &self,
+        holder: &Holder,
+        limit: usize,
+        pick: impl Fn(&mut ByCaller) -> &mut usize,
+    ) -> bool {
+        let mut callers = lock(&self.callers);
+        let held = callers.entry(holder.clone()).or_default();
+        if *pick(held) >= limit {
+            if held.is_empty() {
+                callers.remove(holder);
+            }
+            return false;
+        }
+        *pick(held) += 1;
+        true
+    }
+
+    /// Gives back one of `pick`'s count in `holder`'s share.
+    fn give_share(&self, holder: &Holder, pick: impl Fn(&mut ByCaller) -> &mut usize) {
+        let mut callers = lock(&self.callers);
+        if let Some(held) = callers.get_mut(holder) {
+            let count = pick(held);
+            *count = count.saturating_sub(1);
+            if held.is_empty() {
+                callers.remove(holder);
+            }
+        }
+    }
+
+    /// A tool call starting on `peer`'s session for `holder`: held until the guard drops, or
+    /// refused when the server, the caller's share or the session is at its limit.
     pub(crate) fn acquire_call(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
-        per_session: usize,
-        total: usize,
+        holder: Option<&Holder>,
+        limits: &super::Limits,
     ) -> Result<CallSlot, ErrorData> {
+        let (per_session, per_caller, total) = (
+            limits.max_calls_per_session,
+            limits.max_calls_per_caller,
+            limits.max_calls,
+        );
         let session = session_of(peer);
         if self.calls.fetch_add(1, Ordering::AcqRel) >= total {
             self.calls.fetch_sub(1, Ordering::AcqRel);
@@ -142,10 +235,25 @@ impl Quotas {
                 ),
             ));
         }
+        // From here, dropping the slot gives back what it took.
         let mut slot = CallSlot {
             quotas: self.clone(),
             session: None,
+            holder: None,
         };
+        if let Some(holder) = holder {
+            if !self.take_share(holder, per_caller, |h| &mut h.calls) {
+                count(&self.refused.calls_per_caller);
+                return Err(reached(
+                    "max_calls_per_caller",
+                    per_caller,
+                    format!(
+                        "this caller already has {per_caller} tool calls running (the server's max_calls_per_caller); try again when one finishes"
+                    ),
+                ));
+            }
+            slot.holder = Some(holder.clone());
+        }
         if let Some(key) = session {
             let mut sessions = lock(&self.sessions);
             let held = sessions.entry(key).or_default();
@@ -166,14 +274,20 @@ impl Quotas {
         Ok(slot)
     }
 
-    /// A client request waiting on `peer`'s session: held until the guard drops, or the limit
-    /// that refused it (counted) when the session or the server is at its limit.
+    /// A client request waiting on `peer`'s session for `holder`: held until the guard drops,
+    /// or the limit that refused it (counted) when the server, the caller's share or the session
+    /// is at its limit.
     pub(crate) fn acquire_client_request(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
-        per_session: usize,
-        total: usize,
+        holder: Option<&Holder>,
+        limits: &super::Limits,
     ) -> Result<ClientRequestSlot, usize> {
+        let (per_session, per_caller, total) = (
+            limits.max_client_requests_per_session,
+            limits.max_client_requests_per_caller,
+            limits.max_client_requests,
+        );
         if self.client_requests.fetch_add(1, Ordering::AcqRel) >= total {
             self.client_requests.fetch_sub(1, Ordering::AcqRel);
             count(&self.refused.client_requests);
@@ -182,7 +296,15 @@ impl Quotas {
         let mut slot = ClientRequestSlot {
             quotas: self.clone(),
             session: None,
+            holder: None,
         };
+        if let Some(holder) = holder {
+            if !self.take_share(holder, per_caller, |h| &mut h.client_requests) {
+                count(&self.refused.client_requests_per_caller);
+                return Err(per_caller);
+            }
+            slot.holder = Some(holder.clone());
+        }
         let Some(key) = session_of(peer) else {
             return Ok(slot);
         };
@@ -198,12 +320,17 @@ impl Quotas {
         Ok(slot)
     }
 
-    /// A `subscriptions/listen` stream opening: held until the guard drops, or refused at
-    /// `total`.
+    /// A `subscriptions/listen` stream opening for `holder`: held until the guard drops, or
+    /// refused at the server's or the caller's limit.
     pub(crate) fn acquire_listen_stream(
         self: &Arc<Self>,
-        total: usize,
+        holder: Option<&Holder>,
+        limits: &super::Limits,
     ) -> Result<StreamSlot, ErrorData> {
+        let (per_caller, total) = (
+            limits.max_listen_streams_per_caller,
+            limits.max_listen_streams,
+        );
         if self.listen_streams.fetch_add(1, Ordering::AcqRel) >= total {
             self.listen_streams.fetch_sub(1, Ordering::AcqRel);
             count(&self.refused.listen_streams);
@@ -215,7 +342,24 @@ impl Quotas {
                 ),
             ));
         }
-        Ok(StreamSlot(self.clone()))
+        let mut slot = StreamSlot {
+            quotas: self.clone(),
+            holder: None,
+        };
+        if let Some(holder) = holder {
+            if !self.take_share(holder, per_caller, |h| &mut h.listen_streams) {
+                count(&self.refused.listen_streams_per_caller);
+                return Err(reached(
+                    "max_listen_streams_per_caller",
+                    per_caller,
+                    format!(
+                        "this caller already has {per_caller} subscriptions/listen streams open (the server's max_listen_streams_per_caller); close one first"
+                    ),
+                ));
+            }
+            slot.holder = Some(holder.clone());
+        }
+        Ok(slot)
     }
 
     fn release(&self, session: Option<usize>, change: impl FnOnce(&mut Held)) {
@@ -234,6 +378,7 @@ impl Quotas {
 pub(crate) struct CallSlot {
     quotas: Arc<Quotas>,
     session: Option<usize>,
+    holder: Option<Holder>,
 }
 
 impl Drop for CallSlot {
@@ -242,6 +387,9 @@ impl Drop for CallSlot {
         self.quotas.release(self.session, |held| {
             held.calls = held.calls.saturating_sub(1)
         });
+        if let Some(holder) = &self.holder {
+            self.quotas.give_share(holder, |h| &mut h.calls);
+        }
     }
 }
 
@@ -249,6 +397,7 @@ impl Drop for CallSlot {
 pub(crate) struct ClientRequestSlot {
     quotas: Arc<Quotas>,
     session: Option<usize>,
+    holder: Option<Holder>,
 }
 
 impl Drop for ClientRequestSlot {
@@ -257,14 +406,83 @@ impl Drop for ClientRequestSlot {
         self.quotas.release(self.session, |held| {
             held.client_requests = held.client_requests.saturating_sub(1);
         });
+        if let Some(holder) = &self.holder {
+            self.quotas.give_share(holder, |h| &mut h.client_requests);
+        }
     }
 }
 
 /// An open `subscriptions/listen` stream, counted until dropped.
-pub(crate) struct StreamSlot(Arc<Quotas>);
+pub(crate) struct StreamSlot {
+    quotas: Arc<Quotas>,
+    holder: Option<Holder>,
+}
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
-        self.0.listen_streams.fetch_sub(1, Ordering::AcqRel);
+        self.quotas.listen_streams.fetch_sub(1, Ordering::AcqRel);
+        if let Some(holder) = &self.holder {
+            self.quotas.give_share(holder, |h| &mut h.listen_streams);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{Holder, Quotas};
+    use crate::auth::Caller;
+    use crate::server::Limits;
+
+    fn caller(issuer: &str, subject: &str, client: &str) -> Caller {
+        let mut claims = serde_json::Map::new();
+        claims.insert("iss".into(), issuer.into());
+        Caller::new(subject).client_id(client).claims(claims)
+    }
+
+    #[test]
+    fn one_caller_fills_its_listen_streams_and_another_opens_one() {
+        let quotas = Arc::new(Quotas::default());
+        let limits = Limits::default();
+        let alice = Holder::of(Some(&caller("https://i", "alice", "a")), false);
+        let bob = Holder::of(Some(&caller("https://i", "bob", "a")), false);
+        let held: Vec<_> = (0..limits.max_listen_streams_per_caller)
+            .map(|_| {
+                quotas
+                    .acquire_listen_stream(alice.as_ref(), &limits)
+                    .unwrap()
+            })
+            .collect();
+        let refused = quotas
+            .acquire_listen_stream(alice.as_ref(), &limits)
+            .err()
+            .expect("past the share");
+        assert_eq!(
+            refused.data.unwrap()["limit"],
+            "max_listen_streams_per_caller"
+        );
+        assert!(quotas.acquire_listen_stream(bob.as_ref(), &limits).is_ok());
+        assert_eq!(quotas.refused.snapshot().listen_streams_per_caller, 1);
+        drop(held);
+        assert!(
+            quotas
+                .acquire_listen_stream(alice.as_ref(), &limits)
+                .is_ok()
+        );
+        // Nothing held, nothing kept: the per-caller map does not grow with identities.
+        assert!(super::lock(&quotas.callers).is_empty());
+    }
+
+    #[test]
+    fn a_users_clients_share_one_share_and_unverified_requests_share_another() {
+        let one = Holder::of(Some(&caller("https://i", "alice", "web")), false);
+        let two = Holder::of(Some(&caller("https://i", "alice", "cli")), false);
+        assert!(one == two, "one user's clients are one share");
+        let elsewhere = Holder::of(Some(&caller("https://j", "alice", "web")), false);
+        assert!(one != elsewhere, "another issuer's alice is another caller");
+        assert!(Holder::of(None, false) == Holder::of(Some(&Caller::anonymous()), false));
+        // On a 2025 session, the session's limits hold a request without a verified caller.
+        assert!(Holder::of(None, true).is_none());
     }
 }

@@ -6,5 +6,6 @@ mod fixtures;
 mod keys;
 mod scopes;
 mod sessions;
+mod shares;
 mod telemetry;
 mod tokens;

@@ -144,6 +144,15 @@ where
             let owner = sessions
                 .as_ref()
                 .and_then(|_| crate::server::CallerKey::of_parts(&parts));
+            let share = sessions.as_ref().and_then(|_| {
+                crate::server::Holder::of(
+                    parts
+                        .extensions
+                        .get::<Arc<crate::auth::Caller>>()
+                        .map(|c| &**c),
+                    false,
+                )
+            });
             let session = parts
                 .headers
                 .get(SESSION_ID)
@@ -226,15 +235,16 @@ where
                     if let Some(sessions) = &sessions
                         && !parts.headers.contains_key(SESSION_ID)
                         && let Some(id) = initialize_id(message)
-                        && sessions.refuse_another().await
+                        && let Some(refusal) = sessions.refuse_another_for(share.as_ref()).await
                     {
-                        let max = sessions.max_sessions();
+                        let (limit, value) = match refusal {
+                            BoundedSessionsError::CallerFull(max) => {
+                                ("max_sessions_per_caller", max)
+                            }
+                            _ => ("max_sessions", sessions.max_sessions()),
+                        };
                         let reply = TxJsonRpcMessage::<RoleServer>::error(
-                            reached(
-                                "max_sessions",
-                                max,
-                                BoundedSessionsError::Full(max).to_string(),
-                            ),
+                            reached(limit, value, refusal.to_string()),
                             Some(id),
                         );
                         return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
@@ -253,7 +263,7 @@ where
                     .and_then(|v| v.to_str().ok())
             {
                 sessions
-                    .bind(id, owner.as_ref().map(|k| k.as_bytes()))
+                    .bind(id, owner.as_ref().map(|k| k.as_bytes()), share)
                     .await;
             }
             Ok(response)

@@ -26,4 +26,6 @@ mod sessions;
 
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
 pub use serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
-pub use sessions::{BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS};
+pub use sessions::{
+    BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CALLER,
+};

@@ -15,8 +15,12 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, ServerSseMessage, SessionId, SessionManager,
 };
 
+use crate::server::Holder;
+
 /// The default number of live Streamable HTTP sessions [`BoundedSessions`] allows: 1,000.
 pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+/// The default number of live sessions one caller may have open: 16.
+pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 
 /// rmcp's [`LocalSessionManager`] with a limit on live sessions: past it, a client's
 /// `initialize` is refused. Give the same `Arc` to rmcp's `StreamableHttpService` and to
@@ -48,13 +52,28 @@ pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 /// let service = HttpGuard::new(rmcp_service).sessions(sessions);
 /// # drop(service);
 /// ```
-#[derive(Debug)]
 pub struct BoundedSessions {
     inner: LocalSessionManager,
     max_sessions: usize,
+    max_sessions_per_caller: usize,
     refused: AtomicU64,
-    /// Who opened each session: the caller key's bytes, or `None` for a caller with none.
-    owners: Mutex<HashMap<SessionId, Option<Box<[u8]>>>>,
+    /// Who opened each session.
+    owners: Mutex<HashMap<SessionId, Owner>>,
+}
+
+/// Who opened a session: the caller key's bytes (`None` for a caller with none), and whose
+/// share of sessions it counts against.
+type Owner = (Option<Box<[u8]>>, Option<Holder>);
+
+impl std::fmt::Debug for BoundedSessions {
+    // The owners are credentials and identities: never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundedSessions")
+            .field("max_sessions", &self.max_sessions)
+            .field("max_sessions_per_caller", &self.max_sessions_per_caller)
+            .field("refused", &self.refused)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for BoundedSessions {
@@ -70,6 +89,11 @@ pub enum BoundedSessionsError {
     /// The server has as many live sessions as it allows.
     #[error("the server already has {0} sessions (its max_sessions); try again later")]
     Full(usize),
+    /// The caller has as many live sessions as one caller may.
+    #[error(
+        "this caller already has {0} sessions open (the server's max_sessions_per_caller); end one first"
+    )]
+    CallerFull(usize),
     /// What rmcp's own manager said.
     #[error(transparent)]
     Local(#[from] LocalSessionManagerError),
@@ -87,9 +111,19 @@ impl BoundedSessions {
         BoundedSessions {
             inner,
             max_sessions,
+            max_sessions_per_caller: DEFAULT_MAX_SESSIONS_PER_CALLER,
             refused: AtomicU64::new(0),
             owners: Mutex::default(),
         }
+    }
+
+    /// The live sessions one caller may have open ([`DEFAULT_MAX_SESSIONS_PER_CALLER`] unless
+    /// set): a verified caller (its issuer and subject), or every caller without one, together.
+    /// Past it, the caller's `initialize` is refused with a JSON-RPC error (`-32029`, naming
+    /// `max_sessions_per_caller`), and the sessions left are others'.
+    pub fn max_sessions_per_caller(mut self, limit: usize) -> Self {
+        self.max_sessions_per_caller = limit.max(1);
+        self
     }
 
     /// The number of live sessions allowed.
@@ -109,13 +143,13 @@ impl BoundedSessions {
 
     /// Records `owner` as the caller who opened session `id`. The record of a session that ended
     /// by idling out is dropped once there are more records than sessions allowed.
-    pub(crate) async fn bind(&self, id: &str, owner: Option<&[u8]>) {
+    pub(crate) async fn bind(&self, id: &str, owner: Option<&[u8]>, share: Option<Holder>) {
         let crowded = crate::sync::lock(&self.owners).len() >= self.max_sessions;
         if crowded {
             let live = self.inner.sessions.read().await;
             crate::sync::lock(&self.owners).retain(|id, _| live.contains_key(id));
         }
-        crate::sync::lock(&self.owners).insert(id.into(), owner.map(Into::into));
+        crate::sync::lock(&self.owners).insert(id.into(), (owner.map(Into::into), share));
     }
 
     /// Whether a request from `owner` may use session `id`: it opened it, or nobody is on record
@@ -123,7 +157,7 @@ impl BoundedSessions {
     pub(crate) fn admits(&self, id: &str, owner: Option<&[u8]>) -> bool {
         match crate::sync::lock(&self.owners).get(id) {
             None => true,
-            Some(opened_by) => opened_by.as_deref() == owner,
+            Some((opened_by, _)) => opened_by.as_deref() == owner,
         }
     }
 
@@ -134,6 +168,26 @@ impl BoundedSessions {
             self.refused.fetch_add(1, Ordering::Relaxed);
         }
         full
+    }
+
+    /// Why one more session for `share` would be refused now, if it would (counted).
+    pub(crate) async fn refuse_another_for(
+        &self,
+        share: Option<&Holder>,
+    ) -> Option<BoundedSessionsError> {
+        if self.refuse_another().await {
+            return Some(BoundedSessionsError::Full(self.max_sessions));
+        }
+        let share = share?;
+        let live = self.inner.sessions.read().await;
+        let held = crate::sync::lock(&self.owners)
+            .iter()
+            .filter(|(id, (_, of))| of.as_ref() == Some(share) && live.contains_key(*id))
+            .count();
+        (held >= self.max_sessions_per_caller).then(|| {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            BoundedSessionsError::CallerFull(self.max_sessions_per_caller)
+        })
     }
 }
 

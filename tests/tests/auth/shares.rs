@@ -1,0 +1,142 @@
+//! Every bound has a per-caller share: with two verified callers on one server, one fills its
+//! share of tool calls or of sessions, the other is still served at once, and the refusal names
+//! the limit (`-32029`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mcp_tool_runtime::server::Limits;
+use mcp_tool_runtime::{ToolContext, mcp_tool};
+use serde_json::{Value, json};
+use tests::http::post_to;
+use tests::wire::meta_2026;
+use tokio::sync::Semaphore;
+
+use super::fixtures::*;
+
+/// Holds a tool call open until the test lets it go.
+struct Gate {
+    started: AtomicUsize,
+    open: Semaphore,
+}
+
+/// Waits until the gate opens.
+#[mcp_tool]
+async fn hold(#[state] gate: &Arc<Gate>, ctx: &ToolContext) -> String {
+    let _ = ctx;
+    gate.started.fetch_add(1, Ordering::SeqCst);
+    let _pass = gate.open.acquire().await;
+    "released".into()
+}
+
+fn bearer_for(server: &Protected, subject: &str) -> String {
+    let mut claims = claims(&server.issuer.url, &server.resource, BASE_SCOPE);
+    claims["sub"] = json!(subject);
+    format!("Bearer {}", sign(&claims, ISSUER_KEY, "k1"))
+}
+
+fn call_of(tool: &str, id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": {}, "_meta": meta_2026(json!({}))}})
+}
+
+#[tokio::test]
+async fn one_caller_fills_its_share_of_calls_and_another_is_served() {
+    let server = Protected::start().await;
+    let mut limits = Limits::default();
+    limits.max_calls_per_caller = 3;
+    server.server.set_limits(limits).unwrap();
+    let gate = Arc::new(Gate {
+        started: AtomicUsize::new(0),
+        open: Semaphore::new(0),
+    });
+    let state = gate.clone();
+    server
+        .server
+        .update(move |toolbox| {
+            toolbox.insert_state(state);
+            toolbox.register(hold::tool()).map(drop)
+        })
+        .await
+        .unwrap();
+    let (alice, bob) = (bearer_for(&server, "alice"), bearer_for(&server, "bob"));
+    let addr = server.http.addr;
+    let held: Vec<_> = (0..3)
+        .map(|n| {
+            let alice = alice.clone();
+            tokio::spawn(async move {
+                post_to(addr, &[("Authorization", &alice)], &call_of("hold", 10 + n)).await
+            })
+        })
+        .collect();
+    while gate.started.load(Ordering::SeqCst) < 3 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let refused = post_to(addr, &[("Authorization", &alice)], &call_of("hold", 20)).await;
+    assert_eq!(refused.message["error"]["code"], -32029, "{refused:?}");
+    assert_eq!(
+        refused.message["error"]["data"]["limit"], "max_calls_per_caller",
+        "{refused:?}"
+    );
+    // Another caller is served at once, while the first holds its whole share.
+    let served = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        post_to(addr, &[("Authorization", &bob)], &call_of("whoami", 30)),
+    )
+    .await
+    .expect("the other caller was kept waiting");
+    assert_eq!(
+        served.message["result"]["structuredContent"]["subject"], "bob",
+        "{served:?}"
+    );
+    assert_eq!(server.server.refusals().calls_per_caller, 1);
+    gate.open.add_permits(3);
+    for call in held {
+        let reply = call.await.unwrap();
+        assert!(reply.message["result"].is_object(), "{reply:?}");
+    }
+    // The share is given back: the first caller is served again.
+    gate.open.add_permits(1);
+    let again = post_to(addr, &[("Authorization", &alice)], &call_of("hold", 40)).await;
+    assert!(again.message["result"].is_object(), "{again:?}");
+}
+
+fn initialize(id: u64) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "shares", "version": "0"}}
+    })
+}
+
+#[tokio::test]
+async fn one_caller_fills_its_share_of_sessions_and_another_opens_one() {
+    let server = Protected::start().await;
+    let (alice, bob) = (bearer_for(&server, "alice"), bearer_for(&server, "bob"));
+    let share = mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS_PER_CALLER;
+    for n in 0..share {
+        let opened = server
+            .http
+            .post(&[("Authorization", &alice)], &initialize(n as u64))
+            .await;
+        assert!(
+            opened.header("mcp-session-id").is_some(),
+            "session {n}: {opened:?}"
+        );
+    }
+    let refused = server
+        .http
+        .post(&[("Authorization", &alice)], &initialize(99))
+        .await;
+    assert_eq!(refused.message["error"]["code"], -32029, "{refused:?}");
+    assert_eq!(
+        refused.message["error"]["data"]["limit"], "max_sessions_per_caller",
+        "{refused:?}"
+    );
+    assert_eq!(refused.message["id"], 99);
+    let other = server
+        .http
+        .post(&[("Authorization", &bob)], &initialize(100))
+        .await;
+    assert!(other.header("mcp-session-id").is_some(), "{other:?}");
+}
