@@ -3,6 +3,7 @@
 //!
 //! Every run is bounded in count and time and stays in-process on in-memory pipes or loopback.
 
+mod abandoned;
 mod broadcast;
 mod calls;
 mod client_requests;

@@ -137,6 +137,7 @@ where
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
+        let canceller = self.inner.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             // A session belongs to the caller who opened it: anyone else is told it does not
@@ -218,6 +219,8 @@ where
                         .expect("a valid response"));
                 }
             };
+            // A 2025 call (on a session): its id, to cancel it if its client hangs up.
+            let mut abandoned_call = None;
             // Counted first, without being built; only a body within the budget is parsed.
             match read_message(&body, max_elements) {
                 Err(Some(reply)) => {
@@ -225,6 +228,12 @@ where
                 }
                 Err(None) => {}
                 Ok(message) => {
+                    if session.is_some()
+                        && called_tool(&message).is_some()
+                        && let JsonRpcMessage::Request(request) = &message
+                    {
+                        abandoned_call = Some(request.id.clone());
+                    }
                     // A layer in front (the resource server's scope check) may refuse the tool.
                     if let Some(Gate(gate)) = parts.extensions.get::<Gate>()
                         && let Some(tool) = called_tool(&message)
@@ -251,9 +260,16 @@ where
                     }
                 }
             }
+            let headers = abandoned_call.as_ref().map(|_| parts.headers.clone());
             let response = inner
                 .call(Request::from_parts(parts, Full::new(body)))
                 .await?;
+            let response = match (abandoned_call, headers) {
+                (Some(id), Some(headers)) if response.status() == StatusCode::OK => {
+                    cancel_if_abandoned(response, id, headers, canceller)
+                }
+                _ => response,
+            };
             // A new session: its owner is whoever opened it.
             if let Some(sessions) = &sessions
                 && session.is_none()
@@ -269,6 +285,57 @@ where
             Ok(response)
         })
     }
+}
+
+/// `response` (a 2025 call's reply), watched: if its body is dropped before its end, the client
+/// hung up, and the call `id` is cancelled on its session (sent with the call's own `headers`,
+/// so it reaches the same session as the same caller): the tool stops, and gives back its
+/// places.
+fn cancel_if_abandoned<S>(
+    response: HttpResponse,
+    id: RequestId,
+    headers: http::HeaderMap,
+    canceller: S,
+) -> HttpResponse
+where
+    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
+        + Send
+        + 'static,
+    S::Future: Send,
+{
+    let (parts, body) = response.into_parts();
+    // In a mutex only to be `Sync`, as a boxed body must be.
+    let canceller = std::sync::Mutex::new(canceller);
+    let on_abandon = move || {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let mut canceller = canceller
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        runtime.spawn(async move {
+            let notice = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "the client closed the connection"},
+            });
+            let mut request = Request::builder()
+                .method(Method::POST)
+                .body(Full::new(Bytes::from(notice.to_string())))
+                .expect("a valid request");
+            *request.headers_mut() = headers;
+            if std::future::poll_fn(|cx| canceller.poll_ready(cx))
+                .await
+                .is_ok()
+            {
+                let _ = canceller.call(request).await;
+            }
+        });
+    };
+    Response::from_parts(
+        parts,
+        super::abandon::Watched::new(body, on_abandon).boxed(),
+    )
 }
 
 /// What rmcp answers for a session it does not know (the MCP spec: 404).

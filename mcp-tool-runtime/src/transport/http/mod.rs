@@ -16,8 +16,10 @@
 //! - `body`: reading a body whole within a limit, and the responses the guard answers with;
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
+//! - `abandon`: cancelling a 2025 call whose client hung up;
 //! - `serve`: [`serve`], connections with deadlines and a graceful shutdown.
 
+mod abandon;
 pub(crate) mod body;
 pub(crate) mod gate;
 mod guard;
