@@ -74,7 +74,12 @@ pub(crate) struct Quotas {
 /// client sends names no one the server can tell apart. Requests with no verified caller on a
 /// 2025 session are held against the session's limits.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub(crate) struct Holder(Box<[u8]>);
+pub(crate) enum Holder {
+    /// A verified caller: its issuer and subject, each length-prefixed.
+    Verified(Box<[u8]>),
+    /// Every request without a verified caller and without a session.
+    Unverified,
+}
 
 impl Holder {
     /// The share of a request from `caller` (`on_session`: it came on a 2025 session).
@@ -91,9 +96,9 @@ impl Holder {
                 key.extend_from_slice(&(part.len() as u64).to_be_bytes());
                 key.extend_from_slice(part.as_bytes());
             }
-            return Some(Holder(key.into()));
+            return Some(Holder::Verified(key.into()));
         }
-        (!on_session).then(|| Holder(b"unverified".as_slice().into()))
+        (!on_session).then_some(Holder::Unverified)
     }
 }
 
