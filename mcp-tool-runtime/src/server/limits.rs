@@ -71,9 +71,11 @@ pub struct Limits {
     /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
     /// Default 1,024.
     pub max_tasks: usize,
-    /// Tasks one identified caller (a verified issuer, subject and client, or an `Authorization`
-    /// credential) may have kept at once; one more is refused with a JSON-RPC error, so no
-    /// caller takes every place. Callers without an identity share `max_tasks`. Default 64.
+    /// Tasks one caller may have kept at once: a verified user (its issuer and subject, all its
+    /// clients together), or every `Authorization` credential the server did not verify,
+    /// together (a client sending a new one with each call is not a new caller). One more is
+    /// refused with a JSON-RPC error, so no caller takes every place. Callers with no credential
+    /// at all (stdio) are bounded by `max_tasks` only. Default 64.
     pub max_tasks_per_caller: usize,
     /// A task's `ttlMs`: how long it may run (then it ends `failed`, saying so), and how long its
     /// result stays readable after it ends (then `tasks/get` answers that it is unknown).

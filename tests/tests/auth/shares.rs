@@ -140,3 +140,62 @@ async fn one_caller_fills_its_share_of_sessions_and_another_opens_one() {
         .await;
     assert!(other.header("mcp-session-id").is_some(), "{other:?}");
 }
+
+/// Works for ten seconds, as a task.
+#[mcp_tool(task = required)]
+async fn long_job() -> String {
+    tokio::time::sleep(std::time::Duration::from_secs(10)).await;
+    "done".into()
+}
+
+#[tokio::test]
+async fn one_user_fills_its_share_of_tasks_whatever_its_clients_and_another_gets_one() {
+    let server = Protected::start().await;
+    let mut limits = Limits::default();
+    limits.max_tasks_per_caller = 2;
+    server.server.set_limits(limits).unwrap();
+    server
+        .server
+        .update(|toolbox| toolbox.register(long_job::tool()).map(drop))
+        .await
+        .unwrap();
+    let tasks = json!({"io.modelcontextprotocol/clientCapabilities":
+        {"extensions": {"io.modelcontextprotocol/tasks": {}}}});
+    let token = |subject: &str, client: &str| {
+        let mut claims = claims(&server.issuer.url, &server.resource, BASE_SCOPE);
+        claims["sub"] = json!(subject);
+        claims["client_id"] = json!(client);
+        format!("Bearer {}", sign(&claims, ISSUER_KEY, "k1"))
+    };
+    for client in ["web", "cli"] {
+        let started = server
+            .call_with_meta(
+                Some(&token("alice", client)),
+                "long_job",
+                json!({}),
+                tasks.clone(),
+            )
+            .await;
+        assert_eq!(
+            started.message["result"]["resultType"], "task",
+            "{started:?}"
+        );
+    }
+    // A third client of the same user is the same share (four client ids filled the store).
+    let refused = server
+        .call_with_meta(
+            Some(&token("alice", "mobile")),
+            "long_job",
+            json!({}),
+            tasks.clone(),
+        )
+        .await;
+    assert_eq!(
+        refused.message["error"]["data"]["limit"], "max_tasks_per_caller",
+        "{refused:?}"
+    );
+    let other = server
+        .call_with_meta(Some(&token("bob", "web")), "long_job", json!({}), tasks)
+        .await;
+    assert_eq!(other.message["result"]["resultType"], "task", "{other:?}");
+}

@@ -58,6 +58,7 @@ pub use store::{
 
 use super::limits::Limits;
 use super::quota::Counters;
+use super::quota::Holder;
 use super::request::CallerKey;
 use crate::context::{RequestInfo, ToolContext};
 use crate::tool::TaskSupport;
@@ -105,6 +106,23 @@ fn owner_of(caller: Option<&CallerKey>) -> Option<String> {
             .map(|byte| format!("{byte:02x}"))
             .collect()
     })
+}
+
+/// Whose share a caller's tasks count against: a verified user (a digest of its issuer and
+/// subject: one user's clients together), or, for an owner the server did not verify (a
+/// credential over HTTP without authorization), every such owner together. A caller with no
+/// owner (stdio, HTTP without credentials) has no share: `max_tasks` bounds it.
+fn share_of(caller: Option<&crate::auth::Caller>, owned: bool) -> Option<String> {
+    use sha2::Digest;
+    match Holder::of(caller, false)? {
+        Holder::Verified(key) => Some(
+            sha2::Sha256::digest(&key)
+                .iter()
+                .map(|byte| format!("{byte:02x}"))
+                .collect(),
+        ),
+        Holder::Unverified => owned.then(|| "unverified".to_owned()),
+    }
 }
 
 impl Tasks {
@@ -177,12 +195,14 @@ impl Tasks {
         .with_poll_interval_ms(
             u64::try_from(limits.task_poll_interval.as_millis()).unwrap_or(u64::MAX),
         );
+        let owner = owner_of(caller);
         let stored = StoredTask::new(
             DetailedTask::new(task.clone(), TaskPayload::Working),
-            owner_of(caller),
+            owner.clone(),
             self.replica.name.clone(),
             now_ms().saturating_add(ttl_ms),
-        );
+        )
+        .with_share(share_of(info.caller.as_deref(), owner.is_some()));
         let bounds = TaskBounds::new(limits.max_tasks, limits.max_tasks_per_caller);
         // Every task kept counts, running or finished and still readable: a client that starts
         // tasks faster than they expire cannot grow the store past the limit.

@@ -65,11 +65,11 @@ impl TaskStore for MemoryTaskStore {
         state.sweep(now_ms());
         let result = if state.tasks.len() >= bounds.max_tasks {
             Err(StoreError::Full(bounds.max_tasks))
-        } else if task.owner.is_some()
+        } else if task.counted_as().is_some()
             && state
                 .tasks
                 .values()
-                .filter(|t| t.owner == task.owner)
+                .filter(|t| t.counted_as() == task.counted_as())
                 .count()
                 >= bounds.max_tasks_per_owner
         {

@@ -20,6 +20,13 @@ pub struct StoredTask {
     /// When the task is forgotten, in milliseconds since the Unix epoch (its creation plus its
     /// `ttlMs`).
     pub expires_at_ms: u64,
+    /// Whose share of tasks it counts against (`TaskBounds::max_tasks_per_owner`), when that is
+    /// not its `owner`: a verified user (a digest of its issuer and subject, all its clients
+    /// together), or `unverified` for every caller whose credential the server did not verify,
+    /// so a client sending a new credential with each call is not a new share each time. A
+    /// store counts tasks by `share`, else by `owner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<String>,
 }
 
 impl StoredTask {
@@ -36,7 +43,19 @@ impl StoredTask {
             owner,
             replica: replica.into(),
             expires_at_ms,
+            share: None,
         }
+    }
+
+    /// This task, counted against `share`'s tasks rather than its owner's.
+    pub fn with_share(mut self, share: Option<String>) -> Self {
+        self.share = share;
+        self
+    }
+
+    /// Whose share of tasks this task counts against: its `share`, else its `owner`.
+    pub fn counted_as(&self) -> Option<&str> {
+        self.share.as_deref().or(self.owner.as_deref())
     }
 
     /// This task ended with `payload` (its status following), updated now.

@@ -60,13 +60,13 @@ const INBOX_TTL_MS: u64 = 600_000;
 /// Messages taken from an inbox at once.
 const RECEIVE_BATCH: usize = 256;
 
-/// Keeps a task unless the bounds are reached: KEYS task, all, owner; ARGV json, status, owner,
-/// ttl ms, now ms, expires at ms, max tasks, max per owner, id. Answers 0, or 1 (store full),
-/// or 2 (owner full).
+/// Keeps a task unless the bounds are reached: KEYS task, all, share (its owner's, unless it
+/// counts against another share); ARGV json, status, owner, ttl ms, now ms, expires at ms, max
+/// tasks, max per owner, id, share. Answers 0, or 1 (store full), or 2 (share full).
 const CREATE: &str = r"
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return 1 end
-if ARGV[3] ~= '' then
+if ARGV[10] ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
   if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return 2 end
 end
@@ -75,7 +75,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[9])
 redis.call('PEXPIRE', KEYS[2], ARGV[4], 'GT')
 if redis.call('TTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
-if ARGV[3] ~= '' then
+if ARGV[10] ~= '' then
   redis.call('ZADD', KEYS[3], ARGV[6], ARGV[9])
   redis.call('PEXPIRE', KEYS[3], ARGV[4], 'GT')
   if redis.call('TTL', KEYS[3]) < 0 then redis.call('PEXPIRE', KEYS[3], ARGV[4]) end
@@ -159,10 +159,11 @@ impl TaskStore for RedisTaskStore {
             let now = now_ms();
             let ttl = task.expires_at_ms.saturating_sub(now).max(1);
             let owner = task.owner.clone().unwrap_or_default();
+            let share = task.counted_as().unwrap_or_default().to_owned();
             let answer: i64 = Script::new(CREATE)
                 .key(self.key("task", task.id()))
                 .key(format!("{}:all", self.prefix))
-                .key(self.key("owner", &owner))
+                .key(self.key("owner", &share))
                 .arg(json)
                 .arg(status_of(task)?)
                 .arg(&owner)
@@ -172,6 +173,7 @@ impl TaskStore for RedisTaskStore {
                 .arg(bounds.max_tasks)
                 .arg(bounds.max_tasks_per_owner)
                 .arg(task.id())
+                .arg(&share)
                 .invoke_async(&mut self.commands.clone())
                 .await
                 .map_err(unavailable)?;
