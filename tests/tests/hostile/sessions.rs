@@ -82,3 +82,19 @@ async fn an_idle_session_ends_and_gives_its_place_back() {
     }
     assert!(again.is_some(), "the idle session kept its place");
 }
+
+#[tokio::test]
+async fn without_authorization_sessions_are_bounded_by_the_server_alone() {
+    // Nothing tells unverified callers apart when they open a session: the per-caller share
+    // (16) is not theirs to share, or a server without authorization would serve 16 sessions.
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start(served).await;
+    let share = mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS_PER_CALLER;
+    for id in 0..(share as u64 + 4) {
+        let opened = http.post(&[], &initialize(id)).await;
+        assert!(
+            opened.message.get("result").is_some(),
+            "session {id}: {opened:?}"
+        );
+    }
+}

@@ -145,15 +145,21 @@ where
             let owner = sessions
                 .as_ref()
                 .and_then(|_| crate::server::CallerKey::of_parts(&parts));
-            let share = sessions.as_ref().and_then(|_| {
-                crate::server::Holder::of(
-                    parts
-                        .extensions
-                        .get::<Arc<crate::auth::Caller>>()
-                        .map(|c| &**c),
-                    false,
-                )
-            });
+            // Whose share of sessions a new one counts against: a verified caller's. Without
+            // one, nothing tells callers apart (the session is all the identity there is), and
+            // the server's bound alone holds.
+            let share = sessions
+                .as_ref()
+                .and_then(|_| {
+                    crate::server::Holder::of(
+                        parts
+                            .extensions
+                            .get::<Arc<crate::auth::Caller>>()
+                            .map(|c| &**c),
+                        false,
+                    )
+                })
+                .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
             let session = parts
                 .headers
                 .get(SESSION_ID)

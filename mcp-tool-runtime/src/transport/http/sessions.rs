@@ -117,10 +117,11 @@ impl BoundedSessions {
         }
     }
 
-    /// The live sessions one caller may have open ([`DEFAULT_MAX_SESSIONS_PER_CALLER`] unless
-    /// set): a verified caller (its issuer and subject), or every caller without one, together.
-    /// Past it, the caller's `initialize` is refused with a JSON-RPC error (`-32029`, naming
-    /// `max_sessions_per_caller`), and the sessions left are others'.
+    /// The live sessions one verified caller (its issuer and subject) may have open
+    /// ([`DEFAULT_MAX_SESSIONS_PER_CALLER`] unless set). Past it, the caller's `initialize` is
+    /// refused with a JSON-RPC error (`-32029`, naming `max_sessions_per_caller`), and the
+    /// sessions left are others'. Without authorization nothing tells callers apart when they
+    /// open a session, and only [`max_sessions`](Self::max_sessions) holds.
     pub fn max_sessions_per_caller(mut self, limit: usize) -> Self {
         self.max_sessions_per_caller = limit.max(1);
         self
