@@ -45,7 +45,8 @@ pub(crate) struct Registered {
 impl Registered {
     /// An `isError` result when the call's verified caller lacks a scope the tool needs. An HTTP
     /// server with [`auth`](crate::auth) answers such a call with 403 before it gets here; this
-    /// holds for every other way a caller is set.
+    /// holds for every other way a caller is set. `Toolbox::run` asks it before any layer, so
+    /// [`call`](Self::call) (reached only through `run`) does not ask again.
     pub(crate) fn refuse_caller(&self, name: &str, context: &ToolContext) -> Option<ToolResult> {
         if self.scopes.is_empty() {
             return None;
@@ -72,9 +73,6 @@ impl Registered {
         let revision = Revision::of(context.served_version());
         let (options, result_check) = (self.options.get(revision), self.check.get(revision));
         let name = &options.tool_name;
-        if let Some(refusal) = self.refuse_caller(name, &context) {
-            return refusal;
-        }
         if let Some(depth) = too_deep(&arguments) {
             dismantle(arguments);
             return options.error(format!(
