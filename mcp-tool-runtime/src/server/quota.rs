@@ -87,15 +87,7 @@ impl Holder {
         if let Some(caller) = caller
             && let Some(subject) = caller.subject()
         {
-            let issuer = caller
-                .claim("iss")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or_default();
-            let mut key = b"verified".to_vec();
-            for part in [issuer, subject] {
-                key.extend_from_slice(&(part.len() as u64).to_be_bytes());
-                key.extend_from_slice(part.as_bytes());
-            }
+            let key = super::request::verified_identity(caller, &[subject]);
             return Some(Holder::Verified(key.into()));
         }
         (!on_session).then_some(Holder::Unverified)

@@ -144,17 +144,10 @@ impl CallerKey {
     /// bytes (the lengths), which no HTTP header value can: no credential is ever such a key.
     fn verified(caller: &Caller) -> Option<CallerKey> {
         let subject = caller.subject()?;
-        let issuer = caller
-            .claim("iss")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
         let client = caller.client().unwrap_or_default();
-        let mut key = b"verified".to_vec();
-        for part in [issuer, subject, client] {
-            key.extend_from_slice(&(part.len() as u64).to_be_bytes());
-            key.extend_from_slice(part.as_bytes());
-        }
-        Some(CallerKey(key.into()))
+        Some(CallerKey(
+            verified_identity(caller, &[subject, client]).into(),
+        ))
     }
 
     /// The key of whoever sent `context`, for a request that needs no more of it.
@@ -171,6 +164,22 @@ impl CallerKey {
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.0
     }
+}
+
+/// The bytes naming a verified caller: `verified`, then its issuer and `parts`, each
+/// length-prefixed, so no two callers' parts can run together into one. The caller key (issuer,
+/// subject, client) and the quota share (issuer, subject) are both made of it.
+pub(crate) fn verified_identity(caller: &Caller, parts: &[&str]) -> Vec<u8> {
+    let issuer = caller
+        .claim("iss")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut key = b"verified".to_vec();
+    for part in std::iter::once(issuer).chain(parts.iter().copied()) {
+        key.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        key.extend_from_slice(part.as_bytes());
+    }
+    key
 }
 
 /// The caller an authorizing HTTP layer verified for this request (see

@@ -97,15 +97,19 @@ pub(crate) fn runs_as_task(support: TaskSupport, declares_tasks: bool) -> Result
     }
 }
 
+/// `bytes` as the hex of their SHA-256 digest: what a store keeps of an identity, so no
+/// credential is written to it.
+fn digest_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
 /// The owner a store keeps for a caller: a digest, so no credential is written to the store.
 fn owner_of(caller: Option<&CallerKey>) -> Option<String> {
-    use sha2::Digest;
-    caller.map(|caller| {
-        sha2::Sha256::digest(caller.as_bytes())
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect()
-    })
+    caller.map(|caller| digest_hex(caller.as_bytes()))
 }
 
 /// Whose share a caller's tasks count against: a verified user (a digest of its issuer and
@@ -113,14 +117,8 @@ fn owner_of(caller: Option<&CallerKey>) -> Option<String> {
 /// credential over HTTP without authorization), every such owner together. A caller with no
 /// owner (stdio, HTTP without credentials) has no share: `max_tasks` bounds it.
 fn share_of(caller: Option<&crate::auth::Caller>, owned: bool) -> Option<String> {
-    use sha2::Digest;
     match Holder::of(caller, false)? {
-        Holder::Verified(key) => Some(
-            sha2::Sha256::digest(&key)
-                .iter()
-                .map(|byte| format!("{byte:02x}"))
-                .collect(),
-        ),
+        Holder::Verified(key) => Some(digest_hex(&key)),
         Holder::Unverified => owned.then(|| "unverified".to_owned()),
     }
 }
