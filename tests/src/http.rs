@@ -187,6 +187,22 @@ async fn try_send_to(
     message: &Value,
     body: &[u8],
 ) -> std::io::Result<HttpReply> {
+    let mut stream = write_request(addr, method, path, headers, message, body).await?;
+    let id = message.get("id").cloned();
+    tokio::time::timeout(WAIT, try_read_reply(&mut stream, id.as_ref()))
+        .await
+        .map_err(|_| std::io::Error::other("no answer from the server"))?
+}
+
+/// Connects and writes the request, with the 2026-07-28 headers the message's `_meta` implies.
+async fn write_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    message: &Value,
+    body: &[u8],
+) -> std::io::Result<TcpStream> {
     let mut headers: Vec<(&str, String)> =
         headers.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
     let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
@@ -214,10 +230,77 @@ async fn try_send_to(
     let mut stream = TcpStream::connect(addr).await?;
     stream.write_all(request.as_bytes()).await?;
     stream.write_all(body).await?;
-    let id = message.get("id").cloned();
-    tokio::time::timeout(WAIT, try_read_reply(&mut stream, id.as_ref()))
-        .await
-        .map_err(|_| std::io::Error::other("no answer from the server"))?
+    Ok(stream)
+}
+
+/// A POST whose reply stream a test keeps open and reads as it comes: a listen stream, or a
+/// call whose server asks the client a question the test leaves unanswered.
+pub struct OpenStream {
+    stream: TcpStream,
+    bytes: Vec<u8>,
+}
+
+impl OpenStream {
+    /// POSTs `message` to `http://{addr}/mcp` with `headers` and keeps the connection.
+    pub async fn post(addr: SocketAddr, headers: &[(&str, &str)], message: &Value) -> OpenStream {
+        let body = serde_json::to_string(message).unwrap();
+        let stream = write_request(addr, "POST", "/mcp", headers, message, body.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        OpenStream {
+            stream,
+            bytes: Vec::new(),
+        }
+    }
+
+    /// The first message on the stream (an SSE event, or a JSON body) that `wanted` accepts,
+    /// waiting up to ten seconds for it.
+    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let found = tokio::time::timeout(WAIT, async {
+            let mut buf = [0; 16 * 1024];
+            loop {
+                if let Some(message) = self.messages().into_iter().find(|m| wanted(m)) {
+                    return message;
+                }
+                let n = self.stream.read(&mut buf).await.unwrap_or(0);
+                assert!(
+                    n > 0,
+                    "the stream closed: {}",
+                    String::from_utf8_lossy(&self.bytes)
+                );
+                self.bytes.extend_from_slice(&buf[..n]);
+            }
+        })
+        .await;
+        found.unwrap_or_else(|_| {
+            panic!(
+                "not within ten seconds; the stream so far: {}",
+                String::from_utf8_lossy(&self.bytes)
+            )
+        })
+    }
+
+    /// Every message that has arrived so far.
+    fn messages(&self) -> Vec<Value> {
+        let text = String::from_utf8_lossy(&self.bytes);
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            return Vec::new();
+        };
+        let body = if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_owned()
+        };
+        let events = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str(data.trim()).ok());
+        let whole = serde_json::from_str(&body).ok();
+        events.chain(whole).collect()
+    }
 }
 
 /// Reads the reply on a connection a test wrote to itself, within ten seconds.

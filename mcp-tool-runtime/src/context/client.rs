@@ -79,13 +79,19 @@ pub enum ClientRequestError {
     /// `server::Limits`, feature `rmcp`).
     #[error("the client did not answer within {0:?}")]
     TimedOut(std::time::Duration),
-    /// The session (`max_client_requests_per_session`) or the server (`max_client_requests`)
-    /// already has as many requests waiting on clients as it allows (settings of
-    /// `server::Limits`, feature `rmcp`).
+    /// The session (`max_client_requests_per_session`), the caller
+    /// (`max_client_requests_per_caller`) or the server (`max_client_requests`) already has as
+    /// many requests waiting on clients as it allows (settings of `server::Limits`, feature
+    /// `rmcp`).
     #[error(
-        "{0} requests from this server are already waiting on clients (its limit); try again when one is answered"
+        "{max} requests from this server are already waiting on clients (the server's {limit}); try again when one is answered"
     )]
-    TooMany(usize),
+    TooMany {
+        /// The setting that refused the request, such as `"max_client_requests_per_caller"`.
+        limit: &'static str,
+        /// Its value.
+        max: usize,
+    },
 }
 
 /// What the user did with an elicitation.

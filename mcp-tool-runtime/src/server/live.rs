@@ -63,7 +63,7 @@ impl Live {
             .shared
             .quotas
             .acquire_client_request(&self.context.peer, holder.as_ref(), &limits)
-            .map_err(ClientRequestError::TooMany)?;
+            .map_err(|(limit, max)| ClientRequestError::TooMany { limit, max })?;
         let timeout = limits.client_request_timeout;
         match tokio::time::timeout(timeout, self.ask(request)).await {
             Ok(answer) => answer,

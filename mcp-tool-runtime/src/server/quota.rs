@@ -279,7 +279,7 @@ impl Quotas {
         peer: &Peer<RoleServer>,
         holder: Option<&Holder>,
         limits: &super::Limits,
-    ) -> Result<ClientRequestSlot, usize> {
+    ) -> Result<ClientRequestSlot, (&'static str, usize)> {
         let (per_session, per_caller, total) = (
             limits.max_client_requests_per_session,
             limits.max_client_requests_per_caller,
@@ -288,7 +288,7 @@ impl Quotas {
         if self.client_requests.fetch_add(1, Ordering::AcqRel) >= total {
             self.client_requests.fetch_sub(1, Ordering::AcqRel);
             count(&self.refused.client_requests);
-            return Err(total);
+            return Err(("max_client_requests", total));
         }
         let mut slot = ClientRequestSlot {
             quotas: self.clone(),
@@ -298,7 +298,7 @@ impl Quotas {
         if let Some(holder) = holder {
             if !self.take_share(holder, per_caller, |h| &mut h.client_requests) {
                 count(&self.refused.client_requests_per_caller);
-                return Err(per_caller);
+                return Err(("max_client_requests_per_caller", per_caller));
             }
             slot.holder = Some(holder.clone());
         }
@@ -310,7 +310,7 @@ impl Quotas {
         if held.client_requests >= per_session {
             drop(sessions);
             count(&self.refused.client_requests_per_session);
-            return Err(per_session);
+            return Err(("max_client_requests_per_session", per_session));
         }
         held.client_requests += 1;
         slot.session = Some(key);

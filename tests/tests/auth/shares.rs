@@ -1,14 +1,16 @@
 //! Every bound has a per-caller share: with two verified callers on one server, one fills its
-//! share of tool calls or of sessions, the other is still served at once, and the refusal names
-//! the limit (`-32029`).
+//! share of tool calls, sessions, tasks, listen streams or client requests, the other is still
+//! served at once, and the refusal names the limit (`-32029`, or the tool's error for a client
+//! request).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use mcp_tool_runtime::context::ClientRequestError;
 use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, mcp_tool};
 use serde_json::{Value, json};
-use tests::http::post_to;
+use tests::http::{OpenStream, post_to};
 use tests::wire::meta_2026;
 use tokio::sync::Semaphore;
 
@@ -198,4 +200,136 @@ async fn one_user_fills_its_share_of_tasks_whatever_its_clients_and_another_gets
         .call_with_meta(Some(&token("bob", "web")), "long_job", json!({}), tasks)
         .await;
     assert_eq!(other.message["result"]["resultType"], "task", "{other:?}");
+}
+
+#[tokio::test]
+async fn one_caller_fills_its_share_of_listen_streams_and_another_listens() {
+    let server = Protected::start().await;
+    let mut limits = Limits::default();
+    limits.max_listen_streams_per_caller = 2;
+    server.server.set_limits(limits).unwrap();
+    let (alice, bob) = (bearer_for(&server, "alice"), bearer_for(&server, "bob"));
+    let addr = server.http.addr;
+    let listen = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+               "params": {"notifications": {"toolsListChanged": true},
+                          "_meta": meta_2026(json!({}))}})
+    };
+    let acknowledged = |m: &Value| m["method"] == "notifications/subscriptions/acknowledged";
+    let mut held = Vec::new();
+    for id in 1..=2 {
+        let mut stream = OpenStream::post(addr, &[("Authorization", &alice)], &listen(id)).await;
+        stream.until(acknowledged).await;
+        held.push(stream);
+    }
+    let refused = post_to(addr, &[("Authorization", &alice)], &listen(3)).await;
+    assert_eq!(refused.message["error"]["code"], -32029, "{refused:?}");
+    assert_eq!(
+        refused.message["error"]["data"]["limit"], "max_listen_streams_per_caller",
+        "{refused:?}"
+    );
+    assert_eq!(refused.message["id"], 3, "{refused:?}");
+    // Another caller listens at once, and both callers hear of a change.
+    let mut other = OpenStream::post(addr, &[("Authorization", &bob)], &listen(4)).await;
+    other.until(acknowledged).await;
+    assert_eq!(server.server.refusals().listen_streams_per_caller, 1);
+    server
+        .server
+        .update(|toolbox| toolbox.register(ask::tool()).map(drop))
+        .await
+        .unwrap();
+    let changed = |m: &Value| m["method"] == "notifications/tools/list_changed";
+    other.until(changed).await;
+    held[0].until(changed).await;
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    name: String,
+}
+
+/// Asks the user's name (an elicitation, on a 2025-11-25 session).
+#[mcp_tool]
+async fn ask(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    let name = ctx.elicit::<Name>("name", "Who are you?").await?;
+    Ok(name.accepted().map_or("nobody".to_owned(), |n| n.name))
+}
+
+/// Opens a 2025-11-25 session for `bearer` whose client can answer elicitations; its id.
+async fn open_session(server: &Protected, bearer: &str) -> String {
+    let mut initialize = initialize(0);
+    initialize["params"]["capabilities"] = json!({"elicitation": {}});
+    let opened = server
+        .http
+        .post(&[("Authorization", bearer)], &initialize)
+        .await;
+    let session = opened
+        .header("mcp-session-id")
+        .unwrap_or_else(|| panic!("{opened:?}"))
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    server
+        .http
+        .post(&on_session(bearer, &session), &initialized)
+        .await;
+    session
+}
+
+fn on_session<'a>(bearer: &'a str, session: &'a str) -> [(&'static str, &'a str); 3] {
+    [
+        ("Authorization", bearer),
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ]
+}
+
+#[tokio::test]
+async fn one_caller_fills_its_share_of_client_requests_and_another_is_asked() {
+    let server = Protected::start().await;
+    let mut limits = Limits::default();
+    limits.max_client_requests_per_caller = 1;
+    server.server.set_limits(limits).unwrap();
+    server
+        .server
+        .update(|toolbox| toolbox.register(ask::tool()).map(drop))
+        .await
+        .unwrap();
+    let (alice, bob) = (bearer_for(&server, "alice"), bearer_for(&server, "bob"));
+    let addr = server.http.addr;
+    let ask = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "ask", "arguments": {}}})
+    };
+    let asked = |m: &Value| m["method"] == "elicitation/create";
+    // Alice's question waits, unanswered, on her first session.
+    let first = open_session(&server, &alice).await;
+    let mut waiting = OpenStream::post(addr, &on_session(&alice, &first), &ask(1)).await;
+    let question = waiting.until(asked).await;
+    // Her second session is a new session but the same caller: its question is refused.
+    let second = open_session(&server, &alice).await;
+    let refused = post_to(addr, &on_session(&alice, &second), &ask(2)).await;
+    assert_eq!(refused.message["result"]["isError"], true, "{refused:?}");
+    let text = refused.message["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("(the server's max_client_requests_per_caller)"),
+        "{refused:?}"
+    );
+    assert_eq!(server.server.refusals().client_requests_per_caller, 1);
+    // Another caller is asked at once.
+    let theirs = open_session(&server, &bob).await;
+    let mut other = OpenStream::post(addr, &on_session(&bob, &theirs), &ask(3)).await;
+    other.until(asked).await;
+    // Alice answers: her call ends, her share is given back, and she may ask again.
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"],
+                        "result": {"action": "accept", "content": {"name": "Ada"}}});
+    post_to(addr, &on_session(&alice, &first), &answer).await;
+    let done = waiting.until(|m| m["id"] == 1).await;
+    assert_eq!(
+        done["result"]["structuredContent"]["result"], "Ada",
+        "{done}"
+    );
+    let mut again = OpenStream::post(addr, &on_session(&alice, &second), &ask(4)).await;
+    again.until(asked).await;
 }

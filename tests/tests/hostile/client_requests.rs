@@ -47,7 +47,9 @@ async fn a_session_has_a_bounded_number_of_client_requests_waiting() {
     let refused = session.request(call(2, "ask", json!({}))).await;
     assert_eq!(refused["result"]["isError"], true, "{refused}");
     assert!(
-        text(&refused).contains("1 requests from this server are already waiting on clients"),
+        text(&refused).contains(
+            "1 requests from this server are already waiting on clients (the server's max_client_requests_per_session)"
+        ),
         "{refused}"
     );
     assert_eq!(served.refusals().client_requests_per_session, 1);
@@ -78,7 +80,9 @@ async fn the_server_has_a_bounded_number_of_client_requests_waiting() {
     let refused = second.request(call(1, "ask", json!({}))).await;
     assert_eq!(refused["result"]["isError"], true, "{refused}");
     assert!(
-        text(&refused).contains("1 requests from this server are already waiting on clients"),
+        text(&refused).contains(
+            "1 requests from this server are already waiting on clients (the server's max_client_requests)"
+        ),
         "{refused}"
     );
     assert_eq!(served.refusals().client_requests, 1);
