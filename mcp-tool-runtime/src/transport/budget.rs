@@ -1,9 +1,12 @@
 //! The element budget: a message's syntax, nesting and number of JSON elements, checked without
-//! building it, before rmcp parses it into values that take 12 to 25 times its bytes.
+//! building it, before rmcp parses it into values that take 12 to 25 times its bytes; the same
+//! pass reads the few fields the HTTP guard decides on (its [`Outline`]), so a message is parsed
+//! into rmcp's model once, by rmcp.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
+use rmcp::model::{NumberOrString, RequestId};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// The default number of JSON elements (values, keys included) a message may hold: 100,000. The
@@ -18,30 +21,89 @@ pub(crate) enum Refused {
     OverBudget,
 }
 
+/// What a message says of itself at its top: its `method`, its `id` and its `params.name`, read
+/// as the budget is counted. Nothing here says the message is one rmcp reads; only that, if it
+/// is, these are its fields.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Outline {
+    /// `method`, when it is a string.
+    pub(crate) method: Option<String>,
+    /// `id`, when it is a string or an integer within `i64`.
+    pub(crate) id: Option<RequestId>,
+    /// `params.name`, when it is a string.
+    pub(crate) name: Option<String>,
+    /// One of those keys came twice: the fields are not to be trusted, and the message is to be
+    /// read whole.
+    pub(crate) repeated: bool,
+}
+
+impl Outline {
+    /// The id of an `initialize` request.
+    pub(crate) fn initialize_id(&self) -> Option<&RequestId> {
+        (self.method.as_deref() == Some("initialize"))
+            .then_some(self.id.as_ref())
+            .flatten()
+    }
+
+    /// The tool a `tools/call` names.
+    pub(crate) fn called_tool(&self) -> Option<&str> {
+        (self.method.as_deref() == Some("tools/call"))
+            .then_some(self.name.as_deref())
+            .flatten()
+    }
+}
+
 /// Checks `bytes` is one JSON value of at most `max_elements` elements, allocating nothing that
 /// grows with it (serde_json's scratch for an escaped string aside, freed at once).
 pub(crate) fn check(bytes: &[u8], max_elements: usize) -> Result<(), Refused> {
+    outline(bytes, max_elements).map(drop)
+}
+
+/// Like [`check`], and returns the message's [`Outline`].
+pub(crate) fn outline(bytes: &[u8], max_elements: usize) -> Result<Outline, Refused> {
     let left = Cell::new(max_elements);
     let over = Cell::new(false);
+    let found = RefCell::new(Outline::default());
     let mut reader = serde_json::Deserializer::from_slice(bytes);
     let counted = Counter {
         left: &left,
         over: &over,
+        found: &found,
+        spot: Spot::Root,
     }
     .deserialize(&mut reader)
     .and_then(|()| reader.end());
     match counted {
-        Ok(()) => Ok(()),
+        Ok(()) => Ok(found.into_inner()),
         Err(_) if over.get() => Err(Refused::OverBudget),
         Err(error) => Err(Refused::Unreadable(error)),
     }
 }
 
-/// Counts one element and everything inside it against `left`.
+/// Where in the message a value is.
+#[derive(Clone, Copy, PartialEq)]
+enum Spot {
+    /// The message itself.
+    Root,
+    /// The top-level `method`.
+    Method,
+    /// The top-level `id`.
+    Id,
+    /// The top-level `params`.
+    Params,
+    /// `params.name`.
+    Name,
+    /// Anywhere else.
+    Elsewhere,
+}
+
+/// Counts one element and everything inside it against `left`, noting the outline's fields.
 #[derive(Clone, Copy)]
 struct Counter<'a> {
     left: &'a Cell<usize>,
     over: &'a Cell<bool>,
+    found: &'a RefCell<Outline>,
+    spot: Spot,
 }
 
 impl Counter<'_> {
@@ -59,6 +121,53 @@ impl Counter<'_> {
             }
         }
     }
+
+    fn at(self, spot: Spot) -> Self {
+        Counter { spot, ..self }
+    }
+
+    /// Notes `id`, unless an id was noted already.
+    fn note_id(self, id: RequestId) {
+        let mut found = self.found.borrow_mut();
+        if found.id.replace(id).is_some() {
+            found.repeated = true;
+        }
+    }
+
+    fn note_str(self, value: &str) {
+        let mut found = self.found.borrow_mut();
+        let slot = match self.spot {
+            Spot::Method => &mut found.method,
+            Spot::Name => &mut found.name,
+            Spot::Id => {
+                drop(found);
+                return self.note_id(NumberOrString::String(value.into()));
+            }
+            _ => return,
+        };
+        if slot.replace(value.to_owned()).is_some() {
+            found.repeated = true;
+        }
+    }
+
+    fn note_integer(self, value: Option<i64>) {
+        if self.spot == Spot::Id
+            && let Some(value) = value
+        {
+            self.note_id(NumberOrString::Number(value));
+        }
+    }
+
+    /// A key of an object at `self.spot`, and the spot of its value.
+    fn value_spot(self, key: &str) -> Spot {
+        match (self.spot, key) {
+            (Spot::Root, "method") => Spot::Method,
+            (Spot::Root, "id") => Spot::Id,
+            (Spot::Root, "params") => Spot::Params,
+            (Spot::Params, "name") => Spot::Name,
+            _ => Spot::Elsewhere,
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Counter<'_> {
@@ -66,6 +175,30 @@ impl<'de> DeserializeSeed<'de> for Counter<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)
+    }
+}
+
+/// A key, counted, and the spot of the value it names.
+struct Key<'a>(Counter<'a>);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = Spot;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Spot, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_> {
+    type Value = Spot;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Spot, E> {
+        self.0.take()?;
+        Ok(self.0.value_spot(key))
     }
 }
 
@@ -84,14 +217,25 @@ impl<'de> Visitor<'de> for Counter<'_> {
         f.write_str("a JSON value")
     }
 
-    scalar!(
-        visit_bool: bool,
-        visit_i64: i64,
-        visit_u64: u64,
-        visit_f64: f64,
-        visit_str: &str,
-        visit_bytes: &[u8],
-    );
+    scalar!(visit_bool: bool, visit_f64: f64, visit_bytes: &[u8]);
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<(), E> {
+        self.take()?;
+        self.note_integer(Some(value));
+        Ok(())
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<(), E> {
+        self.take()?;
+        self.note_integer(i64::try_from(value).ok());
+        Ok(())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
+        self.take()?;
+        self.note_str(value);
+        Ok(())
+    }
 
     fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
         self.take()
@@ -99,14 +243,19 @@ impl<'de> Visitor<'de> for Counter<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         self.take()?;
-        while seq.next_element_seed(self)?.is_some() {}
+        let inside = self.at(Spot::Elsewhere);
+        while seq.next_element_seed(inside)?.is_some() {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.take()?;
-        while map.next_key_seed(self)?.is_some() {
-            map.next_value_seed(self)?;
+        let inside = match self.spot {
+            Spot::Root | Spot::Params => self,
+            _ => self.at(Spot::Elsewhere),
+        };
+        while let Some(spot) = map.next_key_seed(Key(inside))? {
+            map.next_value_seed(inside.at(spot))?;
         }
         Ok(())
     }
@@ -114,7 +263,51 @@ impl<'de> Visitor<'de> for Counter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Refused, check};
+    use super::{Outline, Refused, check, outline};
+    use rmcp::model::NumberOrString;
+
+    #[test]
+    fn the_outline_is_read_where_the_fields_are_and_nowhere_else() {
+        let read = |text: &str| outline(text.as_bytes(), 1_000).ok().unwrap();
+        let call = read(
+            r#"{"params":{"arguments":{"name":"not this","method":"x"},"name":"get\u0041"},
+                "jsonrpc":"2.0","id":7,"method":"tools/call"}"#,
+        );
+        assert_eq!(call.called_tool(), Some("getA"));
+        assert_eq!(call.id, Some(NumberOrString::Number(7)));
+        assert!(!call.repeated);
+        let initialize = read(r#"{"jsonrpc":"2.0","id":"a","method":"initialize","params":{}}"#);
+        assert_eq!(
+            initialize.initialize_id(),
+            Some(&NumberOrString::String("a".into()))
+        );
+        assert_eq!(initialize.called_tool(), None);
+        // Not at the top: no field.
+        assert_eq!(
+            read(r#"[{"method":"tools/call","id":1}]"#),
+            Outline::default()
+        );
+        assert_eq!(
+            read(r#"{"x":{"method":"initialize","id":1}}"#),
+            Outline::default()
+        );
+        // An id out of range, or of another type, is no id.
+        assert_eq!(read(r#"{"id":18446744073709551615}"#).id, None);
+        assert_eq!(read(r#"{"id":1.5}"#).id, None);
+        // A repeated key is noticed, whichever its place.
+        assert!(read(r#"{"method":"tools/call","params":{"name":"a","name":"b"}}"#).repeated);
+        assert!(read(r#"{"id":1,"method":"tools/call","id":2}"#).repeated);
+        assert!(read(r#"{"method":"a","method":"b"}"#).repeated);
+    }
+
+    #[test]
+    fn keys_count_against_the_budget_in_the_outline_too() {
+        assert!(outline(br#"{"method":"x"}"#, 3).is_ok());
+        assert!(matches!(
+            outline(br#"{"method":"x"}"#, 2),
+            Err(Refused::OverBudget)
+        ));
+    }
 
     #[test]
     fn counts_every_value_and_key() {

@@ -12,22 +12,37 @@ use crate::message::quote;
 /// How much of an over-long message is kept to look for its `id`.
 pub(crate) const ID_SEARCH_BYTES: usize = 64 << 10;
 
-/// One message as both transports read it: counted against the element budget without being
+/// One message as the line transport reads it: counted against the element budget without being
 /// built, then parsed into rmcp's model. `Err` holds the reply it is owed, if any (a
 /// notification that cannot be read gets none).
 pub(crate) fn read_message(
     bytes: &[u8],
     max_elements: usize,
 ) -> Result<ClientJsonRpcMessage, Option<Box<TxJsonRpcMessage<RoleServer>>>> {
-    let reply = match budget::check(bytes, max_elements) {
-        Err(Refused::OverBudget) => Some(over_budget(bytes, max_elements)),
-        Err(Refused::Unreadable(error)) => answer_unreadable(bytes, &error),
-        Ok(()) => match serde_json::from_slice(bytes) {
-            Ok(message) => return Ok(message),
-            Err(error) => answer_unreadable(bytes, &error),
-        },
-    };
-    Err(reply.map(Box::new))
+    match budget::check(bytes, max_elements) {
+        Err(refused) => Err(refusal(bytes, refused, max_elements)),
+        Ok(()) => parse(bytes),
+    }
+}
+
+/// `bytes` parsed into rmcp's model, or the reply a message that is not one is owed, if any.
+pub(crate) fn parse(
+    bytes: &[u8],
+) -> Result<ClientJsonRpcMessage, Option<Box<TxJsonRpcMessage<RoleServer>>>> {
+    serde_json::from_slice(bytes).map_err(|error| answer_unreadable(bytes, &error).map(Box::new))
+}
+
+/// The reply owed to a message the budget refused, if any.
+pub(crate) fn refusal(
+    bytes: &[u8],
+    refused: Refused,
+    max_elements: usize,
+) -> Option<Box<TxJsonRpcMessage<RoleServer>>> {
+    match refused {
+        Refused::OverBudget => Some(over_budget(bytes, max_elements)),
+        Refused::Unreadable(error) => answer_unreadable(bytes, &error),
+    }
+    .map(Box::new)
 }
 
 /// The reply to a line rmcp could not read, if it is owed one.

@@ -86,6 +86,26 @@ async fn a_malformed_call_of_a_scoped_tool_is_refused_too() {
 }
 
 #[tokio::test]
+async fn a_call_naming_its_tool_twice_is_checked_for_the_tool_that_would_run() {
+    // The guard reads only a message's outline; a repeated `name` makes it read the message
+    // whole, as rmcp does (the last one wins), so the scope check sees the tool rmcp would run.
+    let server = Protected::start().await;
+    let bearer = format!("Bearer {}", server.token(BASE_SCOPE));
+    let meta = tests::wire::meta_2026(json!({}));
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"whoami","name":"void_invoice","arguments":{{"number":"INV-1"}},"_meta":{meta}}}}}"#
+    );
+    let message = json!({"id": 1, "method": "tools/call",
+        "params": {"name": "void_invoice", "_meta": meta}});
+    let reply = server
+        .http
+        .post_raw(&[("Authorization", &bearer)], &message, body.as_bytes())
+        .await;
+    assert_eq!(reply.status, 403, "{reply:?}");
+    assert_eq!(server.tool_runs(), 0);
+}
+
+#[tokio::test]
 async fn tools_list_shows_every_tool_unless_told_to_list_by_scope() {
     let server = Protected::start().await;
     assert_eq!(server.list(BASE_SCOPE).await, ["void_invoice", "whoami"]);

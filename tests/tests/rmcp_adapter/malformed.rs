@@ -158,3 +158,42 @@ async fn a_message_over_the_size_limit_gets_an_error_naming_it() {
         .await;
     assert_eq!(answer["result"]["structuredContent"], json!({"result": 3}));
 }
+
+/// Over Streamable HTTP, rmcp answers a body it cannot read into its model with a bare 415;
+/// the guard (which reads only the message's outline, leaving the parse to rmcp) words the
+/// JSON-RPC error the request is owed, with its id.
+#[tokio::test]
+async fn over_http_a_body_rmcp_cannot_read_gets_a_json_rpc_error_with_its_id() {
+    let http = tests::http::HttpServer::start(server()).await;
+    for (id, body, code) in [
+        (
+            Value::from(51),
+            r#"{"jsonrpc":"2.0","id":51,"method":"initialize","params":7}"#,
+            None,
+        ),
+        (
+            Value::from(52),
+            r#"{"jsonrpc":"2.0","id":52,"method":7}"#,
+            None,
+        ),
+        (
+            Value::from("r-9"),
+            r#"{"jsonrpc":"2.0","id":"r-9","method":"ping","params":{"#,
+            Some(-32700),
+        ),
+        (Value::Null, "[1, 2]", Some(-32600)),
+        (Value::Null, "7", Some(-32600)),
+    ] {
+        let reply = http.post_raw(&[], &Value::Null, body.as_bytes()).await;
+        // 200 when the error answers a request by its id (the client hands it to that
+        // request), 400 when it has none.
+        let status = if id.is_null() { 400 } else { 200 };
+        assert_eq!(reply.status, status, "{body}: {reply:?}");
+        assert_eq!(reply.message["id"], id, "{body}: {reply:?}");
+        let got = &reply.message["error"]["code"];
+        match code {
+            Some(code) => assert_eq!(*got, code, "{body}: {reply:?}"),
+            None => assert!(got.is_i64(), "{body}: {reply:?}"),
+        }
+    }
+}

@@ -21,7 +21,8 @@ use super::gate::Gate;
 use super::sessions::{BoundedSessions, BoundedSessionsError};
 use crate::server::reached;
 use crate::transport::budget::DEFAULT_MAX_ELEMENTS;
-use crate::transport::reply::{find_id, read_message};
+use crate::transport::budget::{Outline, outline};
+use crate::transport::reply::{find_id, parse, refusal};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -225,51 +226,62 @@ where
                         .expect("a valid response"));
                 }
             };
+            // Counted first, without being built, and outlined in the same pass; rmcp alone
+            // parses it (a second parse here was a sixth of a call).
+            let outline = match outline(&body, max_elements) {
+                Err(refused) => match refusal(&body, refused, max_elements) {
+                    Some(reply) => return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST)),
+                    // A notification that cannot be read is owed no reply: rmcp answers it.
+                    None => Outline::default(),
+                },
+                // A key that came twice: read the message whole, as rmcp will.
+                Ok(outline) if outline.repeated => match parse(&body) {
+                    Ok(message) => outline_of(&message),
+                    Err(Some(reply)) => {
+                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                    }
+                    Err(None) => Outline::default(),
+                },
+                Ok(outline) => outline,
+            };
             // A 2025 call (on a session): its id, to cancel it if its client hangs up.
-            let mut abandoned_call = None;
-            // Counted first, without being built; only a body within the budget is parsed.
-            match read_message(&body, max_elements) {
-                Err(Some(reply)) => {
-                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
-                }
-                Err(None) => {}
-                Ok(message) => {
-                    if session.is_some()
-                        && called_tool(&message).is_some()
-                        && let JsonRpcMessage::Request(request) = &message
-                    {
-                        abandoned_call = Some(request.id.clone());
-                    }
-                    // A layer in front (the resource server's scope check) may refuse the tool.
-                    if let Some(Gate(gate)) = parts.extensions.get::<Gate>()
-                        && let Some(tool) = called_tool(&message)
-                        && let Some(refusal) = gate.refuse(&parts, tool)
-                    {
-                        return Ok(refusal);
-                    }
-                    if let Some(sessions) = &sessions
-                        && !parts.headers.contains_key(SESSION_ID)
-                        && let Some(id) = initialize_id(message)
-                        && let Some(refusal) = sessions.refuse_another_for(share.as_ref()).await
-                    {
-                        let (limit, value) = match refusal {
-                            BoundedSessionsError::CallerFull(max) => {
-                                ("max_sessions_per_caller", max)
-                            }
-                            _ => ("max_sessions", sessions.max_sessions()),
-                        };
-                        let reply = TxJsonRpcMessage::<RoleServer>::error(
-                            reached(limit, value, refusal.to_string()),
-                            Some(id),
-                        );
-                        return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
-                    }
-                }
+            let abandoned_call = session
+                .as_ref()
+                .and_then(|_| outline.called_tool())
+                .and_then(|_| outline.id.clone());
+            // A layer in front (the resource server's scope check) may refuse the tool.
+            if let Some(Gate(gate)) = parts.extensions.get::<Gate>()
+                && let Some(tool) = outline.called_tool()
+                && let Some(refusal) = gate.refuse(&parts, tool)
+            {
+                return Ok(refusal);
+            }
+            if let Some(sessions) = &sessions
+                && !parts.headers.contains_key(SESSION_ID)
+                && let Some(id) = outline.initialize_id()
+                && let Some(refusal) = sessions.refuse_another_for(share.as_ref()).await
+            {
+                let (limit, value) = match refusal {
+                    BoundedSessionsError::CallerFull(max) => ("max_sessions_per_caller", max),
+                    _ => ("max_sessions", sessions.max_sessions()),
+                };
+                let reply = TxJsonRpcMessage::<RoleServer>::error(
+                    reached(limit, value, refusal.to_string()),
+                    Some(id.clone()),
+                );
+                return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
             }
             let headers = abandoned_call.as_ref().map(|_| parts.headers.clone());
             let response = inner
-                .call(Request::from_parts(parts, Full::new(body)))
+                .call(Request::from_parts(parts, Full::new(body.clone())))
                 .await?;
+            // rmcp could not read the message into its model, and answers a bare 415: the
+            // message is owed a JSON-RPC error with its id, which only a parse can word.
+            if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+                && let Err(Some(reply)) = parse(&body)
+            {
+                return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+            }
             let response = match (abandoned_call, headers) {
                 (Some(id), Some(headers)) if response.status() == StatusCode::OK => {
                     cancel_if_abandoned(response, id, headers, canceller)
@@ -355,30 +367,31 @@ fn session_not_found() -> HttpResponse {
 /// The header naming a Streamable HTTP session.
 const SESSION_ID: &str = "mcp-session-id";
 
-/// The id of an `initialize` request.
-fn initialize_id(message: ClientJsonRpcMessage) -> Option<RequestId> {
-    match message {
-        JsonRpcMessage::Request(request)
-            if matches!(request.request, ClientRequest::InitializeRequest(_)) =>
-        {
-            Some(request.id)
-        }
-        _ => None,
-    }
-}
-
-/// The tool a `tools/call` names, whatever the shape of its other params.
-fn called_tool(message: &ClientJsonRpcMessage) -> Option<&str> {
+/// The outline of a message rmcp's model holds.
+fn outline_of(message: &ClientJsonRpcMessage) -> Outline {
     let JsonRpcMessage::Request(request) = message else {
-        return None;
+        return Outline::default();
     };
-    match &request.request {
-        ClientRequest::CallToolRequest(call) => Some(&call.params.name),
-        ClientRequest::CustomRequest(custom) if custom.method == "tools/call" => custom
-            .params
-            .as_ref()
-            .and_then(|p| p.get("name"))
-            .and_then(serde_json::Value::as_str),
-        _ => None,
+    let (method, name) = match &request.request {
+        ClientRequest::InitializeRequest(_) => ("initialize".to_owned(), None),
+        ClientRequest::CallToolRequest(call) => {
+            ("tools/call".to_owned(), Some(call.params.name.to_string()))
+        }
+        ClientRequest::CustomRequest(custom) => (
+            custom.method.clone(),
+            custom
+                .params
+                .as_ref()
+                .and_then(|p| p.get("name"))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        ),
+        _ => (String::new(), None),
+    };
+    Outline {
+        method: Some(method),
+        id: Some(request.id.clone()),
+        name,
+        repeated: false,
     }
 }

@@ -1,0 +1,651 @@
+//! One tool served over Streamable HTTP on loopback four ways, each as its own docs say, loaded
+//! with `wrk` and counted with callgrind, with the ratios from one run:
+//!
+//! - **ours**: `ToolboxServer` behind `HttpGuard` and `BoundedSessions`, on
+//!   `transport::http::serve` (the serving guide);
+//! - **rmcp**: rmcp 3.11's `#[tool_router(server_handler)]`, which builds its router on every
+//!   request, on `axum::serve` (rmcp's documented default);
+//! - **rmcp-once**: the same tool with its router built once per handler
+//!   (`#[tool_handler(router = self.tool_router)]`), `TCP_NODELAY` set as our guide says;
+//! - **hyper**: a bare hyper server writing the bytes ours writes, the floor.
+//!
+//! `http` runs everything; `http --quick` (CI) runs a second per point and fewer calls.
+//! `http serve KIND [CONTENT_TYPE BODY_FILE]` is one server, answering until its stdin closes.
+//!
+//! Per point: requests/s, p50/p99/max latency (wrk's), the server's CPU-seconds per request
+//! (`/proc/PID/stat`), and per server its peak RSS (`VmHWM`). Instructions per call: the server
+//! run under `valgrind --tool=callgrind`, sent warm-up calls then 0 or N more on one keep-alive
+//! connection, as (I(N) - I(0)) / N.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_tool_runtime::transport::HttpGuard;
+use mcp_tool_runtime::transport::http::{self, BoundedSessions, ServeOptions};
+use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+const KINDS: [&str; 4] = ["ours", "rmcp", "rmcp-once", "hyper"];
+const VERSIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+const CONNECTIONS: [usize; 3] = [1, 16, 64];
+
+#[derive(Clone, Serialize, JsonSchema)]
+struct Line {
+    item: String,
+    quantity: u32,
+    cents: u64,
+}
+
+/// The invoice the tool answers with (about 400 bytes of JSON).
+#[derive(Clone, Serialize, JsonSchema)]
+struct Invoice {
+    number: String,
+    customer: String,
+    total_cents: u64,
+    paid: bool,
+    lines: Vec<Line>,
+}
+
+fn invoice(number: String) -> Invoice {
+    let lines = (1..=3)
+        .map(|n| Line {
+            item: format!("Widget model {n}"),
+            quantity: n,
+            cents: 1_250 * u64::from(n),
+        })
+        .collect();
+    Invoice {
+        number,
+        customer: "Ada Lovelace".into(),
+        total_cents: 7_500,
+        paid: false,
+        lines,
+    }
+}
+
+/// Looks up an invoice.
+#[mcp_tool(include_output_schema, include_structured_content)]
+fn get_invoice(number: String) -> Invoice {
+    invoice(number)
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Number {
+    number: String,
+}
+
+/// rmcp's documented default: the router is built on every request.
+#[derive(Clone)]
+struct PerRequest;
+
+#[rmcp::tool_router(server_handler)]
+impl PerRequest {
+    /// Looks up an invoice.
+    #[rmcp::tool]
+    fn get_invoice(&self, Parameters(Number { number }): Parameters<Number>) -> Json<Invoice> {
+        Json(invoice(number))
+    }
+}
+
+/// The router built once per handler.
+#[derive(Clone)]
+struct Once {
+    tool_router: ToolRouter<Self>,
+}
+
+#[rmcp::tool_router]
+impl Once {
+    /// Looks up an invoice.
+    #[rmcp::tool]
+    fn get_invoice(&self, Parameters(Number { number }): Parameters<Number>) -> Json<Invoice> {
+        Json(invoice(number))
+    }
+}
+
+#[rmcp::tool_handler(router = self.tool_router)]
+impl rmcp::ServerHandler for Once {}
+
+/// Serves `kind` on a loopback port, printed as `port N`; exits when stdin closes.
+fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
+    std::thread::spawn(|| {
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        std::process::exit(0);
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        println!("port {}", listener.local_addr().unwrap().port());
+        std::io::stdout().flush().unwrap();
+        let never = std::future::pending::<()>();
+        match kind {
+            "ours" => {
+                const MAX_BODY_BYTES: usize = 4 << 20;
+                let mut toolbox = Toolbox::new();
+                toolbox.register(get_invoice::tool()).unwrap();
+                let server = ToolboxServer::new(toolbox).unwrap();
+                let sessions = Arc::new(BoundedSessions::new(1000));
+                let service = StreamableHttpService::new(
+                    move || Ok(server.clone()),
+                    sessions.clone(),
+                    StreamableHttpServerConfig::default()
+                        .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
+                );
+                let service = HttpGuard::new(service)
+                    .max_body_bytes(MAX_BODY_BYTES)
+                    .sessions(sessions);
+                let router = axum::Router::new().nest_service("/mcp", service);
+                http::serve(listener, router, never, ServeOptions::default()).await;
+            }
+            "rmcp" => {
+                let service = StreamableHttpService::new(
+                    || Ok(PerRequest),
+                    LocalSessionManager::default().into(),
+                    StreamableHttpServerConfig::default(),
+                );
+                let router = axum::Router::new().nest_service("/mcp", service);
+                axum::serve(listener, router).await.unwrap();
+            }
+            "rmcp-once" => {
+                use axum::serve::ListenerExt;
+                let handler = Once {
+                    tool_router: Once::tool_router(),
+                };
+                let service = StreamableHttpService::new(
+                    move || Ok(handler.clone()),
+                    LocalSessionManager::default().into(),
+                    StreamableHttpServerConfig::default(),
+                );
+                let router = axum::Router::new().nest_service("/mcp", service);
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, router).await.unwrap();
+            }
+            "hyper" => {
+                let (content_type, body) = replay.expect("hyper replays a body");
+                let body = bytes::Bytes::from(body);
+                loop {
+                    let (stream, _) = listener.accept().await.unwrap();
+                    let _ = stream.set_nodelay(true);
+                    let (content_type, body) = (content_type.clone(), body.clone());
+                    tokio::spawn(async move {
+                        let service = hyper::service::service_fn(
+                            move |request: hyper::Request<hyper::body::Incoming>| {
+                                let (content_type, body) = (content_type.clone(), body.clone());
+                                async move {
+                                    use http_body_util::BodyExt;
+                                    let _ = request.into_body().collect().await;
+                                    hyper::Response::builder()
+                                        .header("content-type", content_type)
+                                        .body(http_body_util::Full::new(body))
+                                }
+                            },
+                        );
+                        let io = hyper_util::rt::TokioIo::new(stream);
+                        let _ = hyper::server::conn::http1::Builder::new()
+                            .serve_connection(io, service)
+                            .await;
+                    });
+                }
+            }
+            other => panic!("no server kind {other}"),
+        }
+    });
+}
+
+/// A server process: its pid, its port, and its stdin (closing it stops the server).
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(kind: &str, under: Option<&std::path::Path>, replay: &[String]) -> Server {
+        let me = std::env::current_exe().unwrap();
+        let mut command = match under {
+            Some(out) => {
+                let mut c = Command::new("valgrind");
+                c.arg("--tool=callgrind")
+                    .arg(format!("--callgrind-out-file={}", out.display()))
+                    .arg(&me);
+                c
+            }
+            None => Command::new(&me),
+        };
+        let mut child = command
+            .arg("serve")
+            .arg(kind)
+            .args(replay)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts (valgrind installed, for instructions)");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("port ")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("{kind} did not say its port: {line:?}"));
+        Server { child, port }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Closes its stdin and waits for it to exit.
+    fn stop(mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// The CPU time a process has used, user and system, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after_name.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// A process's peak resident set, in MB.
+fn peak_rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<f64>().ok())
+        .unwrap()
+        / 1024.0
+}
+
+/// The request a call is, as a client at `version` sends it, and its extra headers.
+fn call_request(version: &str, session: Option<&str>, id: u64) -> (String, Vec<(String, String)>) {
+    let mut headers = vec![("MCP-Protocol-Version".to_owned(), version.to_owned())];
+    let body = if version == "2026-07-28" {
+        headers.push(("Mcp-Method".into(), "tools/call".into()));
+        headers.push(("Mcp-Name".into(), "get_invoice".into()));
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "get_invoice", "arguments": {"number": "INV-1"},
+                "_meta": {"io.modelcontextprotocol/protocolVersion": version,
+                          "io.modelcontextprotocol/clientCapabilities": {},
+                          "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"}}}})
+    } else {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "get_invoice", "arguments": {"number": "INV-1"}}})
+    };
+    if let Some(session) = session {
+        headers.push(("Mcp-Session-Id".into(), session.to_owned()));
+    }
+    (body.to_string(), headers)
+}
+
+/// A blocking HTTP/1.1 keep-alive client: enough to send a request and read its whole reply.
+struct Client {
+    stream: BufReader<TcpStream>,
+}
+
+/// A reply: its head (lower-cased) and its body, dechunked.
+struct Reply {
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k == name).then(|| v.trim())
+        })
+    }
+}
+
+impl Client {
+    fn connect(port: u16) -> Client {
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_nodelay(true).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        Client {
+            stream: BufReader::new(stream),
+        }
+    }
+
+    fn post(&mut self, body: &str, headers: &[(String, String)]) -> Reply {
+        let mut request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        self.stream.get_mut().write_all(request.as_bytes()).unwrap();
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            self.stream.read_line(&mut line).unwrap();
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+            head.push_str(&line.to_ascii_lowercase());
+        }
+        let mut reply = Reply {
+            head,
+            body: Vec::new(),
+        };
+        if let Some(length) = reply.header("content-length") {
+            let mut body = vec![0; length.parse().unwrap()];
+            self.stream.read_exact(&mut body).unwrap();
+            reply.body = body;
+        } else if reply.header("transfer-encoding") == Some("chunked") {
+            loop {
+                let mut size = String::new();
+                self.stream.read_line(&mut size).unwrap();
+                let size = usize::from_str_radix(size.trim(), 16).unwrap();
+                let mut chunk = vec![0; size + 2];
+                self.stream.read_exact(&mut chunk).unwrap();
+                if size == 0 {
+                    break;
+                }
+                reply.body.extend_from_slice(&chunk[..size]);
+            }
+        }
+        reply
+    }
+}
+
+/// Opens a 2025-11-25 session on the server at `port`; its id.
+fn open_session(port: u16) -> String {
+    let mut client = Client::connect(port);
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "0"}}});
+    let reply = client.post(&initialize.to_string(), &[]);
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let headers = [
+        ("Mcp-Session-Id".to_owned(), session.clone()),
+        ("MCP-Protocol-Version".to_owned(), "2025-11-25".to_owned()),
+    ];
+    client.post(
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        &headers,
+    );
+    session
+}
+
+/// Whether a reply is the tool's result.
+fn answered(reply: &Reply) -> bool {
+    reply.head.starts_with("http/1.1 200")
+        && String::from_utf8_lossy(&reply.body).contains("\"structuredContent\"")
+}
+
+/// What ours writes for one call at `version`: its content type and body, for the floor.
+fn recorded(version: &str, dir: &std::path::Path) -> Vec<String> {
+    let server = Server::start("ours", None, &[]);
+    let session = (version != "2026-07-28").then(|| open_session(server.port));
+    let (body, headers) = call_request(version, session.as_deref(), 1);
+    let reply = Client::connect(server.port).post(&body, &headers);
+    assert!(answered(&reply), "{}", String::from_utf8_lossy(&reply.body));
+    server.stop();
+    let file = dir.join(format!("reply-{version}"));
+    std::fs::write(&file, &reply.body).unwrap();
+    vec![
+        reply.header("content-type").unwrap().to_owned(),
+        file.display().to_string(),
+    ]
+}
+
+/// The wrk script: the call's body and headers from the environment; replies that are not the
+/// tool's result are counted and reported.
+const SCRIPT: &str = r#"
+local f = io.open(os.getenv("MCP_BODY_FILE"), "rb")
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+for name, value in string.gmatch(os.getenv("MCP_HEADERS"), "([^:\n]+): ([^\n]*)") do
+  wrk.headers[name] = value
+end
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+bad = 0
+function response(status, headers, body)
+  if status ~= 200 or not string.find(body, '"structuredContent"', 1, true) then bad = bad + 1 end
+end
+function done(summary, latency, requests)
+  local wrong = 0
+  for _, t in ipairs(threads) do wrong = wrong + t:get("bad") end
+  io.write(string.format("RESULT requests=%d errors=%d wrong=%d p50=%d p99=%d max=%d\n",
+    summary.requests, summary.errors.connect + summary.errors.read + summary.errors.write
+      + summary.errors.status + summary.errors.timeout, wrong,
+    latency:percentile(50), latency:percentile(99), latency.max))
+end
+"#;
+
+/// One load point's figures.
+struct Point {
+    rps: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+    cpu_us_per_request: f64,
+}
+
+fn load(
+    server: &Server,
+    version: &str,
+    session: Option<&str>,
+    connections: usize,
+    seconds: u64,
+    dir: &std::path::Path,
+) -> Point {
+    let (body, headers) = call_request(version, session, 1);
+    let body_file = dir.join("body.json");
+    std::fs::write(&body_file, body).unwrap();
+    let script = dir.join("call.lua");
+    std::fs::write(&script, SCRIPT).unwrap();
+    let headers: String = headers.iter().map(|(n, v)| format!("{n}: {v}\n")).collect();
+    let before = cpu_seconds(server.pid());
+    let out = Command::new("wrk")
+        .args(["-t", &connections.min(2).to_string()])
+        .args(["-c", &connections.to_string()])
+        .args(["-d", &format!("{seconds}s"), "--timeout", "10s", "-s"])
+        .arg(&script)
+        .arg(format!("http://127.0.0.1:{}/mcp", server.port))
+        .env("MCP_BODY_FILE", &body_file)
+        .env("MCP_HEADERS", headers)
+        .output()
+        .expect("wrk runs (apt-get install wrk)");
+    let cpu = cpu_seconds(server.pid()) - before;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let result = text
+        .lines()
+        .find_map(|l| l.strip_prefix("RESULT "))
+        .unwrap_or_else(|| panic!("wrk said: {text}{}", String::from_utf8_lossy(&out.stderr)));
+    let field = |name: &str| -> f64 {
+        result
+            .split(' ')
+            .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap()
+    };
+    let requests = field("requests");
+    assert!(requests > 0.0, "no request was served: {text}");
+    assert_eq!(field("errors"), 0.0, "wrk counted errors: {text}");
+    assert_eq!(
+        field("wrong"),
+        0.0,
+        "replies that are not the result: {text}"
+    );
+    Point {
+        rps: requests / seconds as f64,
+        p50_ms: field("p50") / 1000.0,
+        p99_ms: field("p99") / 1000.0,
+        max_ms: field("max") / 1000.0,
+        cpu_us_per_request: cpu / requests * 1e6,
+    }
+}
+
+/// Instructions one call costs the server, counted by callgrind.
+fn instructions(
+    kind: &str,
+    version: &str,
+    calls: usize,
+    dir: &std::path::Path,
+    replay: &[String],
+) -> u64 {
+    let count = |n: usize| -> u64 {
+        let out = dir.join(format!("callgrind.{kind}.{version}.{n}"));
+        let server = Server::start(kind, Some(&out), replay);
+        let session =
+            (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
+        let mut client = Client::connect(server.port);
+        for id in 0..(10 + n as u64) {
+            let (body, headers) = call_request(version, session.as_deref(), id);
+            let reply = client.post(&body, &headers);
+            assert!(
+                answered(&reply),
+                "{kind}: {}",
+                String::from_utf8_lossy(&reply.body)
+            );
+        }
+        drop(client);
+        server.stop();
+        let text = std::fs::read_to_string(&out).unwrap();
+        // `KEEP_PROFILES=DIR` keeps each profile, for `callgrind_annotate`.
+        match std::env::var_os("KEEP_PROFILES") {
+            Some(keep) => {
+                let _ = std::fs::rename(
+                    &out,
+                    std::path::Path::new(&keep).join(out.file_name().unwrap()),
+                );
+            }
+            None => {
+                let _ = std::fs::remove_file(&out);
+            }
+        }
+        text.lines()
+            .find_map(|l| l.strip_prefix("summary: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("callgrind writes a summary")
+    };
+    let (none, some) = (count(0), count(calls));
+    some.saturating_sub(none) / calls as u64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve") {
+        let replay = match args.get(2..4) {
+            Some([content_type, file]) => {
+                Some((content_type.clone(), std::fs::read(file).unwrap()))
+            }
+            _ => None,
+        };
+        serve(&args[1], replay);
+        return;
+    }
+    if let [mode, kind, version, n] = args.as_slice()
+        && mode == "profile"
+    {
+        let dir = std::env::temp_dir();
+        let replay = if kind == "hyper" {
+            recorded(version, &dir)
+        } else {
+            Vec::new()
+        };
+        let per_call = instructions(kind, version, n.parse().unwrap(), &dir, &replay);
+        println!("{kind} at {version}: {per_call} instructions per call");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let (seconds, calls) = if quick { (1, 20) } else { (5, 200) };
+    let dir = std::env::temp_dir().join(format!("mcp-http-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for version in VERSIONS {
+        let replay = recorded(version, &dir);
+        println!("## {version}\n");
+        println!(
+            "| server | connections | requests/s | p50 ms | p99 ms | max ms | CPU µs/request | x ours CPU |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+        let mut ours_cpu = [0.0; CONNECTIONS.len()];
+        let mut peaks = Vec::new();
+        for kind in KINDS {
+            let replay: &[String] = if kind == "hyper" { &replay } else { &[] };
+            let server = Server::start(kind, None, replay);
+            let session =
+                (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
+            for (at, connections) in CONNECTIONS.into_iter().enumerate() {
+                let point = load(
+                    &server,
+                    version,
+                    session.as_deref(),
+                    connections,
+                    seconds,
+                    &dir,
+                );
+                if kind == "ours" {
+                    ours_cpu[at] = point.cpu_us_per_request;
+                }
+                println!(
+                    "| {kind} | {connections} | {:.0} | {:.2} | {:.2} | {:.2} | {:.1} | {:.2}x |",
+                    point.rps,
+                    point.p50_ms,
+                    point.p99_ms,
+                    point.max_ms,
+                    point.cpu_us_per_request,
+                    point.cpu_us_per_request / ours_cpu[at]
+                );
+            }
+            peaks.push((kind, peak_rss_mb(server.pid())));
+            server.stop();
+        }
+        println!();
+        println!("| server | peak RSS (MB) | instructions per call | x ours |");
+        println!("| --- | --- | --- | --- |");
+        let mut ours = 0;
+        for (kind, peak) in peaks {
+            if quick && !matches!(kind, "ours" | "rmcp-once") {
+                println!("| {kind} | {peak:.1} | (not in --quick) | |");
+                continue;
+            }
+            let replay: &[String] = if kind == "hyper" { &replay } else { &[] };
+            let per_call = instructions(kind, version, calls, &dir, replay);
+            if kind == "ours" {
+                ours = per_call;
+            }
+            println!(
+                "| {kind} | {peak:.1} | {per_call} | {:.2}x |",
+                per_call as f64 / ours as f64
+            );
+        }
+        println!();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
