@@ -98,8 +98,11 @@ async fn serve_on(
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         sessions.clone(),
-        // rmcp's own limit never below the guard's.
-        StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2),
+        // rmcp's own limit never below the guard's; a 2026-07-28 reply that is one message is
+        // sent as JSON, not as a one-event stream.
+        StreamableHttpServerConfig::default()
+            .with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2)
+            .with_json_response(true),
     );
     let service = HttpGuard::new(service)
         .max_body_bytes(MAX_MESSAGE_BYTES)

@@ -78,7 +78,8 @@ impl HttpServer {
         let service = StreamableHttpService::new(
             move || Ok(handler.clone()),
             sessions.clone(),
-            StreamableHttpServerConfig::default(),
+            // As the serving guide says.
+            StreamableHttpServerConfig::default().with_json_response(true),
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -278,6 +279,13 @@ impl OpenStream {
                 String::from_utf8_lossy(&self.bytes)
             )
         })
+    }
+
+    /// The reply's status line and headers, lower-cased, as far as they have arrived.
+    pub fn head(&self) -> String {
+        let text = String::from_utf8_lossy(&self.bytes);
+        let head = text.split_once("\r\n\r\n").map_or(&*text, |(head, _)| head);
+        head.to_ascii_lowercase()
     }
 
     /// Every message that has arrived so far.

@@ -139,6 +139,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                     move || Ok(server.clone()),
                     sessions.clone(),
                     StreamableHttpServerConfig::default()
+                        .with_json_response(true)
                         .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
                 );
                 let service = HttpGuard::new(service)

@@ -115,3 +115,34 @@ async fn over_http_the_missing_capability_error_is_http_400() {
         json!({"elicitation": {}})
     );
 }
+
+/// As the serving guide configures rmcp (`with_json_response`): a reply that is one message is
+/// one JSON body; a call that sends a notification before its result keeps the stream, and the
+/// notification arrives.
+#[tokio::test]
+async fn a_reply_of_one_message_is_json_and_a_call_that_notifies_streams() {
+    let http = tests::http::HttpServer::start(server()).await;
+    let add = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": meta_2026(json!({}))}});
+    let reply = http.post(&[], &add).await;
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/json"),
+        "{reply:?}"
+    );
+    assert_eq!(reply.message["result"]["structuredContent"], json!(3));
+
+    let mut meta = meta_2026(json!({"elicitation": {}}));
+    meta["progressToken"] = json!("p-1");
+    let chatty = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "chatty", "arguments": {}, "_meta": meta}});
+    let mut stream = tests::http::OpenStream::post(http.addr, &[], &chatty).await;
+    let progress = stream
+        .until(|m| m["method"] == "notifications/progress")
+        .await;
+    assert_eq!(progress["params"]["progressToken"], "p-1", "{progress}");
+    let answer = stream.until(|m| m["id"] == 2).await;
+    assert!(answer["result"].is_object(), "{answer}");
+    let head = stream.head();
+    assert!(head.contains("text/event-stream"), "{head}");
+}
