@@ -66,6 +66,16 @@ impl Binding {
     }
 }
 
+/// A state to verify or to seal for a call whose binding was not computed: never, as the call
+/// computes one whenever it brings a state or its client may be asked (a bug otherwise, answered
+/// as one rather than sealed unbound).
+fn unbound() -> ErrorData {
+    ErrorData::internal_error(
+        "the call has no requestState binding: its client declared no way to be asked",
+        None,
+    )
+}
+
 /// The key sealing `requestState` (random per process unless servers share one), and how long a
 /// sealed state may be answered.
 pub(crate) struct Seal {
@@ -105,7 +115,7 @@ impl Seal {
     /// answer must be an object, the client's result.
     pub(crate) fn open(
         &self,
-        binding: &Binding,
+        binding: Option<&Binding>,
         input_responses: Option<InputResponses>,
         request_state: Option<String>,
     ) -> Result<Input, ErrorData> {
@@ -113,6 +123,7 @@ impl Seal {
         let mut answers = match request_state {
             None => Map::new(),
             Some(state) => {
+                let binding = binding.ok_or_else(unbound)?;
                 let saved = self.verify(binding, &state)?;
                 responses.retain(|key, _| saved.asked.contains(key));
                 saved.answers
@@ -159,9 +170,10 @@ impl Seal {
     /// The input-required result for a call bound by `binding` waiting on client requests.
     pub(crate) fn input_required(
         &self,
-        binding: &Binding,
+        binding: Option<&Binding>,
         input: &Input,
     ) -> Result<CallToolResponse, ErrorData> {
+        let binding = binding.ok_or_else(unbound)?;
         let pending = std::mem::take(&mut *lock(&input.pending));
         let state = SavedState {
             answers: std::mem::take(&mut *lock(&input.used)),
