@@ -192,7 +192,7 @@ pub use structured::AllowNone;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub use testing::{assert_tool_result_conforms, check_conforms};
 pub use tool::{Tool, ToolAnnotations, ToolCall, ToolDeclaration, ToolDefinition};
-pub use toolbox::{RegistrationError, Toolbox, UnknownTool};
+pub use toolbox::{DEFAULT_MOUNT_SEPARATOR, RegistrationError, Toolbox, UnknownTool};
 
 /// The tools declared by `#[mcp_tool]` on the functions named, boxed, for
 /// [`Toolbox::register_all`]: `toolbox.register_all(tools![add, invoices::create])`. Each name is

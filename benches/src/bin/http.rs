@@ -7,7 +7,9 @@
 //!   request, on `axum::serve` (rmcp's documented default);
 //! - **rmcp-once**: the same tool with its router built once per handler
 //!   (`#[tool_handler(router = self.tool_router)]`), `TCP_NODELAY` set as our guide says;
-//! - **hyper**: a bare hyper server writing the bytes ours writes, the floor.
+//! - **hyper**: a bare hyper server writing the bytes ours writes, the floor;
+//! - **ours-compact** (instructions only): ours with the compact text mirror rmcp writes
+//!   (`ServerDefaults::mirror(Mirror::Compact)`), the same bytes to frame as rmcp's.
 //!
 //! `http` runs everything; `http --quick` (CI) runs a second per point and fewer calls.
 //! `http serve KIND [CONTENT_TYPE BODY_FILE]` is one server, answering until its stdin closes.
@@ -129,9 +131,15 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
         std::io::stdout().flush().unwrap();
         let never = std::future::pending::<()>();
         match kind {
-            "ours" => {
+            "ours" | "ours-compact" => {
                 const MAX_BODY_BYTES: usize = 4 << 20;
-                let mut toolbox = Toolbox::new();
+                let mut toolbox = match kind {
+                    "ours-compact" => Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
+                        mirror: mcp_tool_runtime::Mirror::Compact,
+                        ..mcp_tool_runtime::ServerDefaults::default()
+                    }),
+                    _ => Toolbox::new(),
+                };
                 toolbox.register(get_invoice::tool()).unwrap();
                 let server = ToolboxServer::new(toolbox).unwrap();
                 let sessions = Arc::new(BoundedSessions::new(1000));
@@ -631,8 +639,9 @@ fn main() {
         println!("| server | peak RSS (MB) | instructions per call | x ours |");
         println!("| --- | --- | --- | --- |");
         let mut ours = 0;
+        peaks.push(("ours-compact", f64::NAN));
         for (kind, peak) in peaks {
-            if quick && !matches!(kind, "ours" | "rmcp-once") {
+            if quick && !matches!(kind, "ours" | "rmcp-once" | "ours-compact") {
                 println!("| {kind} | {peak:.1} | (not in --quick) | |");
                 continue;
             }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// ```
 #[derive(Default, Clone)]
 pub struct State {
-    values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+    values: HashMap<TypeId, (Arc<dyn Any + Send + Sync>, &'static str)>,
 }
 
 impl std::fmt::Debug for State {
@@ -37,7 +37,26 @@ impl std::fmt::Debug for State {
 
 impl State {
     pub(crate) fn insert<S: Any + Send + Sync>(&mut self, value: S) {
-        self.values.insert(TypeId::of::<S>(), Arc::new(value));
+        self.values.insert(
+            TypeId::of::<S>(),
+            (Arc::new(value), std::any::type_name::<S>()),
+        );
+    }
+
+    /// Adds every value of `other`; a type both hold as different values is refused, by its
+    /// name, and nothing is added.
+    pub(crate) fn merge(&mut self, other: &State) -> Result<(), &'static str> {
+        for (id, (value, name)) in &other.values {
+            if let Some((mine, _)) = self.values.get(id)
+                && !Arc::ptr_eq(mine, value)
+            {
+                return Err(name);
+            }
+        }
+        for (id, entry) in &other.values {
+            self.values.entry(*id).or_insert_with(|| entry.clone());
+        }
+        Ok(())
     }
 
     pub(crate) fn contains(&self, id: TypeId) -> bool {
@@ -46,6 +65,6 @@ impl State {
 
     /// The state of type `S`, if the toolbox holds one.
     pub fn get<S: Any + Send + Sync>(&self) -> Option<&S> {
-        self.values.get(&TypeId::of::<S>())?.downcast_ref()
+        self.values.get(&TypeId::of::<S>())?.0.downcast_ref()
     }
 }

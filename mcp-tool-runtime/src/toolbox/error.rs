@@ -59,6 +59,14 @@ pub enum RegistrationError {
         /// What cannot be checked, and what to do.
         reason: String,
     },
+    /// [`Toolbox::mount`](crate::Toolbox::mount) cannot serve the other toolbox's tools here.
+    #[error("cannot mount a toolbox under `{prefix}`: {reason}")]
+    MountConflict {
+        /// The prefix it was to be mounted under.
+        prefix: String,
+        /// What conflicts, and what to do.
+        reason: String,
+    },
     /// The tool needs state the toolbox does not hold.
     #[error(
         "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"

@@ -21,6 +21,7 @@ mod call_layer;
 mod error;
 mod header;
 pub mod layers;
+mod mount;
 mod name;
 #[cfg(feature = "self-check")]
 mod self_check;
@@ -50,6 +51,7 @@ use arguments::ArgumentCheck;
 use call::Registered;
 pub use call_layer::{CallLayer, FromFn, Next, from_fn};
 pub use error::{RegistrationError, UnknownTool};
+pub use mount::DEFAULT_MOUNT_SEPARATOR;
 use name::check_tool_name;
 use self_check::ToolCheck;
 

@@ -8,6 +8,7 @@ mod ceiling;
 mod declare;
 mod fixtures;
 mod layers;
+mod mount;
 mod registration;
 mod rules;
 mod self_check;
