@@ -650,8 +650,12 @@ fn main() {
             if kind == "ours" {
                 ours = per_call;
             }
+            let peak = match peak.is_nan() {
+                true => "(not loaded)".to_owned(),
+                false => format!("{peak:.1}"),
+            };
             println!(
-                "| {kind} | {peak:.1} | {per_call} | {:.2}x |",
+                "| {kind} | {peak} | {per_call} | {:.2}x |",
                 per_call as f64 / ours as f64
             );
         }
