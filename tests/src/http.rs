@@ -291,23 +291,11 @@ impl OpenStream {
     /// Every message that has arrived so far.
     fn messages(&self) -> Vec<Value> {
         let text = String::from_utf8_lossy(&self.bytes);
-        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        let Some((_, body)) = head_and_body(&text) else {
             return Vec::new();
         };
-        let body = if head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked")
-        {
-            dechunk(body)
-        } else {
-            body.to_owned()
-        };
-        let events = body
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str(data.trim()).ok());
         let whole = serde_json::from_str(&body).ok();
-        events.chain(whole).collect()
+        events(&body).chain(whole).collect()
     }
 }
 
@@ -365,27 +353,16 @@ async fn try_read_reply(stream: &mut TcpStream, id: Option<&Value>) -> std::io::
 
 fn parse(bytes: &[u8], id: Option<&Value>, closed: bool) -> Option<HttpReply> {
     let text = String::from_utf8_lossy(bytes);
-    let (head, body) = text.split_once("\r\n\r\n")?;
+    let (head, body) = head_and_body(&text)?;
     let status = head.split(' ').nth(1)?.parse().ok()?;
     let head_lower = head.to_ascii_lowercase();
-    let body = if head_lower.contains("transfer-encoding: chunked") {
-        dechunk(body)
-    } else {
-        body.to_owned()
-    };
     let reply = |message| HttpReply {
         status,
         head: head.to_owned(),
         message,
     };
     if head_lower.contains("content-type: text/event-stream") {
-        let answer = body
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .find_map(|data| {
-                let message: Value = serde_json::from_str(data.trim()).ok()?;
-                (id.is_none() || message.get("id") == id).then_some(message)
-            });
+        let answer = events(&body).find(|message| id.is_none() || message.get("id") == id);
         return match answer {
             Some(message) => Some(reply(message)),
             None if closed => Some(reply(Value::Null)),
@@ -400,6 +377,27 @@ fn parse(bytes: &[u8], id: Option<&Value>, closed: bool) -> Option<HttpReply> {
         return Some(reply(serde_json::from_str(&body).unwrap_or(Value::Null)));
     }
     None
+}
+
+/// A reply's head (status line and headers, as they came) and its payload as far as it has
+/// arrived, dechunked when the reply is chunked; `None` until the whole head has arrived.
+fn head_and_body(text: &str) -> Option<(&str, String)> {
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let body = match head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        true => dechunk(body),
+        false => body.to_owned(),
+    };
+    Some((head, body))
+}
+
+/// The JSON-RPC messages of a server-sent-events payload's `data:` lines.
+fn events(body: &str) -> impl Iterator<Item = Value> + '_ {
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str(data.trim()).ok())
 }
 
 /// The payload of a chunked body, as far as it has arrived.
