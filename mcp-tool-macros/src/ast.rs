@@ -34,6 +34,9 @@ pub enum Role {
         /// `#[arg(header = "Region")]`: mirrored as the `Mcp-Param-Region` HTTP header
         /// (SEP-2243).
         header: Option<LitStr>,
+        /// `#[arg(complete = path)]`: the function completing a prompt argument or template
+        /// variable.
+        complete: Option<syn::Path>,
     },
     /// The whole argument object, as one struct.
     Args,
@@ -146,10 +149,12 @@ pub fn parse_function(cx: &mut Ctxt, mut item: ItemFn) -> Function {
                         rename,
                         description,
                         header,
+                        complete,
                     } => Role::Argument {
                         name: rename.map_or_else(|| unraw(&ident), |r| r.value()),
                         description,
                         header,
+                        complete,
                     },
                     ParsedRole::Args => Role::Args,
                     ParsedRole::Context => {
@@ -205,6 +210,7 @@ enum ParsedRole {
         rename: Option<LitStr>,
         description: Option<LitStr>,
         header: Option<LitStr>,
+        complete: Option<syn::Path>,
     },
     Args,
     State,
@@ -269,6 +275,7 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
         rename,
         description,
         header,
+        complete,
         ..
     } = arg;
     if let Some((role, word)) = marker {
@@ -278,6 +285,12 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
                 format!(
                     "`ToolContext` is the call context, recognised by its type: remove `#[{word}]`"
                 ),
+            );
+        }
+        if let Some(complete) = &complete {
+            cx.error_spanned_by(
+                complete,
+                format!("a `#[{word}]` parameter is not an argument; it has no completions"),
             );
         }
         if let Some(extra) = rename.as_ref().or(description.as_ref()).or(header.as_ref()) {
@@ -310,15 +323,17 @@ fn param_role(cx: &mut Ctxt, attrs: &mut Vec<syn::Attribute>, ty: &Type) -> Pars
         rename,
         description,
         header,
+        complete,
     }
 }
 
-/// `#[arg(rename = "...", description = "...", header = "...")]`.
+/// `#[arg(rename = "...", description = "...", header = "...", complete = path)]`.
 #[derive(Default)]
 struct ArgAttr {
     rename: Option<LitStr>,
     description: Option<LitStr>,
     header: Option<LitStr>,
+    complete: Option<syn::Path>,
     seen: Seen,
 }
 
@@ -330,6 +345,21 @@ impl ArgAttr {
                 .get_ident()
                 .map(|i| i.to_string())
                 .unwrap_or_default();
+            if key == COMPLETE {
+                if !self.seen.first(cx, &meta.path, &key, "key") {
+                    return skip_value(&meta);
+                }
+                match meta.value()?.parse::<syn::Expr>()? {
+                    syn::Expr::Path(path) if path.qself.is_none() => {
+                        self.complete = Some(path.path);
+                    }
+                    other => cx.error_spanned_by(
+                        &other,
+                        "`complete` takes the path of a function `fn(&Complete<'_>) -> Vec<String>` (or `async fn`): `complete = cities`",
+                    ),
+                }
+                return Ok(());
+            }
             let slot = match key.as_str() {
                 RENAME => &mut self.rename,
                 DESCRIPTION => &mut self.description,

@@ -188,7 +188,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
     attr
 }
 
-fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
+pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> Option<String> {
     if meta.path.is_ident("crate") {
         return Some(CRATE.to_owned());
     }
@@ -230,7 +230,11 @@ fn flag(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opt
     Ok(None)
 }
 
-fn string(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
+pub(crate) fn string(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Option<LitStr>> {
     if !meta.input.peek(Token![=]) {
         cx.error_spanned_by(
             &meta.path,
@@ -302,7 +306,7 @@ fn string_list(
 
 /// `icons("https://...", ...)`: string literals, each an `https:` URL or a `data:` URI (what
 /// clients accept, SEP-973); each mistake is reported at its token.
-fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+pub(crate) fn icons(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
     let names = ("icons", "URI", "icons(\"https://example.com/tool.svg\")");
     string_list(cx, meta, names, |src, _| {
         (!(src.starts_with("https://") || src.starts_with("data:"))).then(|| {

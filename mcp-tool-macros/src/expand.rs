@@ -231,6 +231,7 @@ fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
             name,
             description,
             header,
+            ..
         } => {
             let ty = &p.ty;
             let description = option(description.as_ref());

@@ -55,9 +55,36 @@ pub const ARGS: &str = "args";
 pub const STATE: &str = "state";
 pub const RENAME: &str = "rename";
 pub const HEADER: &str = "header";
+pub const COMPLETE: &str = "complete";
 
 /// The type of the call-context parameter.
 pub const TOOL_CONTEXT: &str = "ToolContext";
 
 /// The keys of `#[arg(...)]`.
-pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, HEADER];
+pub const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, HEADER, COMPLETE];
+
+pub const URI: &str = "uri";
+pub const SIZE: &str = "size";
+pub const AUDIENCE: &str = "audience";
+pub const PRIORITY: &str = "priority";
+pub const LAST_MODIFIED: &str = "last_modified";
+
+/// The keys of `#[mcp_prompt(...)]`.
+pub const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, ICONS, META, CRATE];
+
+/// The keys of `#[mcp_resource(...)]`.
+pub const RESOURCE_KEYS: &[&str] = &[
+    URI,
+    NAME,
+    TITLE,
+    DESCRIPTION,
+    MIME_TYPE,
+    SIZE,
+    ANNOTATIONS,
+    ICONS,
+    META,
+    CRATE,
+];
+
+/// The keys of a resource's `annotations(...)`.
+pub const RESOURCE_ANNOTATION_KEYS: &[&str] = &[AUDIENCE, PRIORITY, LAST_MODIFIED];

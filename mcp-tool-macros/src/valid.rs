@@ -9,7 +9,7 @@ use crate::attr::ToolAttr;
 use crate::ctxt::Ctxt;
 
 pub fn check(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
-    check_form(cx, f);
+    check_form(cx, f, "#[mcp_tool]");
     check_name(cx, attr, f);
     check_params(cx, f);
     check_structured_output(cx, attr, f);
@@ -17,35 +17,40 @@ pub fn check(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
 }
 
 /// The function forms a tool cannot take, each with why.
-fn check_form(cx: &mut Ctxt, f: &Function) {
+pub fn check_form(cx: &mut Ctxt, f: &Function, macro_name: &str) {
     let sig = &f.item.sig;
     for param in sig.generics.type_params() {
         cx.error_spanned_by(
             param,
-            "#[mcp_tool] does not support generic functions: a tool's schemas are fixed when it is \
-             declared, so each parameter and the return type must be a concrete type",
+            format!(
+                "{macro_name} does not support generic functions: a tool's schemas are fixed when it is \
+                 declared, so each parameter and the return type must be a concrete type"
+            ),
         );
     }
     for param in sig.generics.const_params() {
         cx.error_spanned_by(
             param,
-            "#[mcp_tool] does not support const generics: a tool's schemas are fixed when it is declared",
+            format!("{macro_name} does not support const generics: a tool's schemas are fixed when it is declared"),
         );
     }
     if let Some(unsafety) = &sig.unsafety {
         cx.error_spanned_by(
             unsafety,
-            "#[mcp_tool] does not support `unsafe fn`: a client calls the tool, and cannot uphold its safety contract",
+            format!("{macro_name} does not support `unsafe fn`: a client calls the tool, and cannot uphold its safety contract"),
         );
     }
     if let Some(abi) = &sig.abi {
         cx.error_spanned_by(
             abi,
-            "#[mcp_tool] does not support `extern` functions: declare the tool as a Rust function",
+            format!("{macro_name} does not support `extern` functions: declare the tool as a Rust function"),
         );
     }
     if let Some(variadic) = &sig.variadic {
-        cx.error_spanned_by(variadic, "#[mcp_tool] does not support variadic functions");
+        cx.error_spanned_by(
+            variadic,
+            format!("{macro_name} does not support variadic functions"),
+        );
     }
     for input in &sig.inputs {
         if let FnArg::Typed(typed) = input
@@ -53,7 +58,7 @@ fn check_form(cx: &mut Ctxt, f: &Function) {
         {
             cx.error_spanned_by(
                 it,
-                "#[mcp_tool] does not support `impl Trait` parameters: an argument's schema needs a concrete type",
+                format!("{macro_name} does not support `impl Trait` parameters: an argument's schema needs a concrete type"),
             );
         }
     }
@@ -62,7 +67,7 @@ fn check_form(cx: &mut Ctxt, f: &Function) {
     {
         cx.error_spanned_by(
             it,
-            "#[mcp_tool] does not support an `impl Trait` return type: the output schema needs a concrete type",
+            format!("{macro_name} does not support an `impl Trait` return type: the output schema needs a concrete type"),
         );
     }
 }
@@ -71,17 +76,22 @@ fn check_form(cx: &mut Ctxt, f: &Function) {
 /// is a compile error at the name (a proc-macro crate cannot call the runtime).
 fn check_name(cx: &mut Ctxt, attr: &ToolAttr, f: &Function) {
     let (name, span) = attr.tool_name(&f.item.sig.ident);
+    check_name_at(cx, "tool", &name, span);
+}
+
+/// MCP's name rule for a tool or prompt named `name`, written at `span`.
+pub fn check_name_at(cx: &mut Ctxt, what: &str, name: &str, span: proc_macro2::Span) {
     let problem = if name.is_empty() {
-        Some("the tool name is empty".to_owned())
+        Some(format!("the {what} name is empty"))
     } else if name.chars().count() > 128 {
         Some(format!(
-            "the tool name `{name}` is {} characters long",
+            "the {what} name `{name}` is {} characters long",
             name.chars().count()
         ))
     } else {
         name.chars()
             .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-            .map(|c| format!("the tool name `{name}` contains {c:?}"))
+            .map(|c| format!("the {what} name `{name}` contains {c:?}"))
     };
     if let Some(problem) = problem {
         cx.error_at(
@@ -121,6 +131,18 @@ fn check_params(cx: &mut Ctxt, f: &Function) {
         }
     }
     check_headers(cx, &arguments);
+    for param in &arguments {
+        if let Role::Argument {
+            complete: Some(complete),
+            ..
+        } = &param.role
+        {
+            cx.error_spanned_by(
+                complete,
+                "a tool argument has no completions (MCP completes prompt arguments and resource template variables); remove `complete`",
+            );
+        }
+    }
     let mut names = HashMap::new();
     for param in &arguments {
         if let Role::Argument { name, .. } = &param.role

@@ -89,6 +89,7 @@
 
 pub mod auth;
 mod build;
+pub mod completion;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 mod conform;
 pub mod content;
@@ -98,12 +99,16 @@ mod kind;
 mod media;
 mod message;
 mod options;
+pub mod prompt;
+mod protocol_error;
+pub mod resource;
 mod result;
 pub mod schema;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod server;
 pub mod settings;
+mod string_value;
 pub mod structured;
 mod sync;
 #[cfg(feature = "testing")]
@@ -180,8 +185,9 @@ pub use kind::ContentKind;
 /// # Keys
 ///
 #[doc = include_str!("../docs/keys.md")]
-pub use mcp_tool_macros::mcp_tool;
+pub use mcp_tool_macros::{mcp_prompt, mcp_resource, mcp_tool};
 pub use options::{Mirror, ResultOptions};
+pub use protocol_error::{IntoProtocolError, ProtocolError};
 pub use result::ToolResult;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]

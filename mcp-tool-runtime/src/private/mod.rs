@@ -14,10 +14,12 @@ pub use ::std;
 
 mod bounds;
 mod call;
+mod catalog;
 mod option;
 mod result;
 
 pub use bounds::*;
 pub use call::*;
+pub use catalog::*;
 pub use option::*;
 pub use result::*;

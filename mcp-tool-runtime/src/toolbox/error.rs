@@ -67,6 +67,34 @@ pub enum RegistrationError {
         /// What conflicts, and what to do.
         reason: String,
     },
+    /// A prompt that cannot be registered: its name taken or invalid, an argument declared
+    /// twice.
+    #[error("prompt `{prompt}` cannot be registered: {reason}")]
+    InvalidPrompt {
+        /// The prompt's name.
+        prompt: String,
+        /// What is wrong, and what to do.
+        reason: String,
+    },
+    /// A resource that cannot be registered: a malformed URI or template, variables that do
+    /// not match the resource's, a URI taken, a template that overlaps another.
+    #[error("resource `{uri}` cannot be registered: {reason}")]
+    InvalidResource {
+        /// Its URI or URI template.
+        uri: String,
+        /// What is wrong, and what to do.
+        reason: String,
+    },
+    /// A prompt or resource needs state the toolbox does not hold.
+    #[error(
+        "{item} needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering it"
+    )]
+    NeedsState {
+        /// The prompt or resource (`prompt \`review\``).
+        item: String,
+        /// The state's type.
+        type_name: &'static str,
+    },
     /// The tool needs state the toolbox does not hold.
     #[error(
         "tool `{tool}` needs state of type `{type_name}`; add it with `Toolbox::insert_state` before registering the tool"

@@ -1,4 +1,4 @@
-//! The toolbox: tools registered once, then listed and called.
+//! The toolbox: tools, prompts and resources registered once, then listed and called.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -18,6 +18,7 @@ use crate::version::{PerRevision, Revision};
 mod arguments;
 mod call;
 mod call_layer;
+mod catalog;
 mod error;
 mod header;
 pub mod layers;
@@ -50,6 +51,7 @@ mod self_check {
 use arguments::ArgumentCheck;
 use call::Registered;
 pub use call_layer::{CallLayer, FromFn, Next, from_fn};
+pub use catalog::CompletionRef;
 pub use error::{RegistrationError, UnknownTool};
 pub use mount::DEFAULT_MOUNT_SEPARATOR;
 use name::check_tool_name;
@@ -95,6 +97,8 @@ pub struct Toolbox {
     tools: HashMap<String, Registered>,
     /// Run around every call, the first outermost.
     layers: Vec<Arc<dyn CallLayer>>,
+    /// The prompts and resources.
+    catalog: catalog::Catalog,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -107,6 +111,27 @@ impl std::fmt::Debug for Toolbox {
                     .list_tools()
                     .iter()
                     .map(|d| &d.name)
+                    .collect::<Vec<_>>(),
+            )
+            .field(
+                "prompts",
+                &self
+                    .list_prompts()
+                    .iter()
+                    .map(|d| &d.name)
+                    .collect::<Vec<_>>(),
+            )
+            .field(
+                "resources",
+                &self
+                    .list_resources()
+                    .iter()
+                    .map(|d| &d.uri)
+                    .chain(
+                        self.list_resource_templates()
+                            .iter()
+                            .map(|d| &d.uri_template),
+                    )
                     .collect::<Vec<_>>(),
             )
             .finish()

@@ -102,6 +102,7 @@ impl Toolbox {
             };
             next.register_shared(Arc::new(tool))?;
         }
+        Toolbox::mount_catalog(&mut next, prefix, separator, other)?;
         *self = next;
         Ok(self)
     }
