@@ -1,38 +1,24 @@
-//! The tools the official MCP conformance suite calls, declared with `#[mcp_tool]`, served
-//! beside a handler of its own (rmcp's types) with the suite's prompts, resources, resource
-//! template, subscriptions and completions.
+//! The tools, prompts, resources, resource template and completions the official MCP
+//! conformance suite calls, each declared with the toolkit's macros (`#[mcp_tool]`,
+//! `#[mcp_prompt]`, `#[mcp_resource]`) and served from one toolbox.
 
 // rmcp 3.11 marks logging deprecated (SEP-2577, a proposal); every released MCP version has it.
 #![allow(deprecated)]
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64_STANDARD;
 use mcp_tool_runtime::ToolboxServer;
+use mcp_tool_runtime::completion::Complete;
 use mcp_tool_runtime::context::{
     Capability, ClientRequestError, Elicitation, LogLevel, SamplingRequest, ToolContext,
 };
-use mcp_tool_runtime::server::Merged;
+use mcp_tool_runtime::prompt::Messages;
 use mcp_tool_runtime::{
-    Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_tool,
+    Content, RegistrationError, ResourceContents, Toolbox, content::EmbeddedResource, mcp_prompt,
+    mcp_resource, mcp_tool,
 };
-use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, PromptArgument, ResourceTemplate,
-    SubscribeRequestParams, UnsubscribeRequestParams,
-};
-use rmcp::model::{
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, InputRequest, InputRequests,
-    InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents as RmcpResourceContents, Role,
-    ServerCapabilities, ServerConfig,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 const RED_PIXEL: &[u8] = include_bytes!("../assets/red-pixel.png");
 const BEEP: &[u8] = include_bytes!("../assets/beep.wav");
@@ -432,6 +418,31 @@ pub async fn test_trigger_tool_change(
     Ok(vec![Content::text("The tool list changed.")])
 }
 
+/// Changes the prompt list (adds `test_added_prompt`, or removes it if it is there), so
+/// clients listening for list changes are told.
+#[mcp_tool(content = blocks)]
+pub async fn test_trigger_prompt_change(
+    #[state] changing: &Changing,
+) -> Result<Vec<Content>, String> {
+    let server = changing.0.get().ok_or("the server is not built yet")?;
+    server
+        .update(|toolbox| {
+            if !toolbox.remove_prompt("test_added_prompt") {
+                toolbox.register_prompt(test_added_prompt::prompt())?;
+            }
+            Ok::<_, RegistrationError>(())
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(vec![Content::text("The prompt list changed.")])
+}
+
+/// Added and removed by `test_trigger_prompt_change`.
+#[mcp_prompt]
+pub fn test_added_prompt() -> &'static str {
+    "added"
+}
+
 /// Added and removed by `test_trigger_tool_change`.
 #[mcp_tool(content = blocks)]
 pub fn test_added_tool() -> Vec<Content> {
@@ -717,294 +728,153 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
         .register(multi_input::tool())?
         .register(test_tool_with_task::tool())?;
     toolbox.insert_state(Changing::default());
-    toolbox.register(test_trigger_tool_change::tool())?;
+    toolbox
+        .register(test_trigger_tool_change::tool())?
+        .register(test_trigger_prompt_change::tool())?;
     Ok(toolbox)
 }
 
-/// The conformance suite's prompts, resources and completions, in an rmcp handler of their own.
-#[derive(Clone, Default)]
-pub struct PromptsAndResources;
-
-/// The conformance server: the `#[mcp_tool]` tools merged with the rmcp handler of the prompt
-/// and the resource, in one step.
-pub fn server() -> Result<Merged<PromptsAndResources>, Box<dyn std::error::Error + Send + Sync>> {
-    let server = ToolboxServer::new(toolbox()?)?;
+/// The conformance server: its tools, prompts, resources, template and completions, all
+/// declared with the toolkit's macros, in one toolbox.
+pub fn server() -> Result<ToolboxServer, Box<dyn std::error::Error + Send + Sync>> {
+    let mut toolbox = toolbox()?;
+    toolbox
+        .register_prompt(test_input_required_result_prompt::prompt())?
+        .register_prompt(test_simple_prompt::prompt())?
+        .register_prompt(test_prompt_with_arguments::prompt())?
+        .register_prompt(test_prompt_with_embedded_resource::prompt())?
+        .register_prompt(test_prompt_with_image::prompt())?
+        .register_resource(static_text::resource())?
+        .register_resource(static_binary::resource())?
+        .register_resource(watched_resource::resource())?
+        .register_resource(template_data::resource())?;
+    let server = ToolboxServer::new(toolbox)?;
     if let Some(changing) = server.toolbox().state::<Changing>() {
         let _ = changing.0.set(server.clone());
     }
-    Ok(server.merge(PromptsAndResources))
+    Ok(server)
 }
 
-const PROMPT: &str = "test_input_required_result_prompt";
-const RESOURCE: &str = "test://static-text";
-const BINARY_RESOURCE: &str = "test://static-binary";
-const WATCHED_RESOURCE: &str = "test://watched-resource";
-const TEMPLATE: &str = "test://template/{id}/data";
-const SIMPLE_PROMPT: &str = "test_simple_prompt";
-const PROMPT_WITH_ARGUMENTS: &str = "test_prompt_with_arguments";
-const PROMPT_WITH_RESOURCE: &str = "test_prompt_with_embedded_resource";
-const PROMPT_WITH_IMAGE: &str = "test_prompt_with_image";
+/// The context a prompt asks the user for.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct UserContext {
+    /// The context.
+    pub context: String,
+}
 
-impl ServerHandler for PromptsAndResources {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_prompts()
-                .enable_resources()
-                .enable_resources_subscribe()
-                .enable_completions()
-                .build(),
-        )
-    }
+/// A prompt that asks the user for its context first
+#[mcp_prompt]
+pub async fn test_input_required_result_prompt(
+    ctx: &ToolContext,
+) -> Result<Messages, ClientRequestError> {
+    let answer = ctx
+        .elicit::<UserContext>("user_context", "What context should the prompt use?")
+        .await?;
+    let context = match answer {
+        Elicitation::Accepted(UserContext { context }) => context,
+        _ => "none given".to_owned(),
+    };
+    Ok(Messages::new().user(format!("Answer with this context in mind: {context}")))
+}
 
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        let required = |name: &str, description: &str| {
-            let mut argument = PromptArgument::new(name);
-            argument.description = Some(description.to_owned());
-            argument.required = Some(true);
-            argument
-        };
-        Ok(ListPromptsResult::with_all_items(vec![
-            Prompt::new(
-                PROMPT,
-                Some("A prompt that asks the user for its context first"),
-                None,
-            ),
-            Prompt::new(
-                SIMPLE_PROMPT,
-                Some("A simple prompt without arguments"),
-                None,
-            ),
-            Prompt::new(
-                PROMPT_WITH_ARGUMENTS,
-                Some("A prompt with two arguments"),
-                Some(vec![
-                    required("arg1", "First test argument"),
-                    required("arg2", "Second test argument"),
-                ]),
-            ),
-            Prompt::new(
-                PROMPT_WITH_RESOURCE,
-                Some("A prompt embedding a resource"),
-                Some(vec![required(
-                    "resourceUri",
-                    "URI of the resource to embed",
-                )]),
-            ),
-            Prompt::new(PROMPT_WITH_IMAGE, Some("A prompt with an image"), None),
-        ]))
-    }
+/// A simple prompt without arguments
+#[mcp_prompt]
+pub fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
+}
 
-    /// Asks the user for the prompt's context (an input-required result), then returns the prompt.
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        let argument = |name: &str| {
-            request
-                .arguments
-                .as_ref()
-                .and_then(|arguments| arguments.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(format!("missing argument `{name}`"), None)
-                })
-        };
-        let messages = match request.name.as_str() {
-            PROMPT => None,
-            SIMPLE_PROMPT => Some(vec![PromptMessage::new_text(
-                Role::User,
-                "This is a simple prompt for testing.",
-            )]),
-            PROMPT_WITH_ARGUMENTS => Some(vec![PromptMessage::new_text(
-                Role::User,
-                format!(
-                    "Prompt with arguments: arg1='{}', arg2='{}'",
-                    argument("arg1")?,
-                    argument("arg2")?
-                ),
-            )]),
-            PROMPT_WITH_RESOURCE => Some(vec![
-                prompt_message(serde_json::json!({
-                    "role": "user",
-                    "content": {"type": "resource", "resource": {
-                        "uri": argument("resourceUri")?, "mimeType": "text/plain",
-                        "text": "Embedded resource content for testing."}}
-                }))?,
-                PromptMessage::new_text(Role::User, "Please process the embedded resource above."),
-            ]),
-            PROMPT_WITH_IMAGE => Some(vec![
-                prompt_message(serde_json::json!({
-                    "role": "user",
-                    "content": {"type": "image", "mimeType": "image/png",
-                                "data": BASE64_STANDARD.encode(RED_PIXEL)}
-                }))?,
-                PromptMessage::new_text(Role::User, "Please analyze the image above."),
-            ]),
-            _ => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown prompt `{}`", request.name),
-                    None,
-                ));
-            }
-        };
-        if let Some(messages) = messages {
-            return Ok(GetPromptResult::new(messages).into());
-        }
-        let answer = request
-            .input_responses
-            .as_ref()
-            .and_then(|answers| answers.get("user_context"))
-            .and_then(|answer| answer.get("content"))
-            .and_then(|content| content.get("context"))
-            .and_then(Value::as_str);
-        if let Some(context) = answer {
-            let message = PromptMessage::new_text(
-                Role::User,
-                format!("Answer with this context in mind: {context}"),
-            );
-            return Ok(GetPromptResult::new(vec![message]).into());
-        }
-        let ask = serde_json::from_value(serde_json::json!({
-            "method": "elicitation/create",
-            "params": {
-                "message": "What context should the prompt use?",
-                "requestedSchema": {
-                    "type": "object",
-                    "properties": {"context": {"type": "string"}},
-                    "required": ["context"]
-                }
-            }
+/// A prompt with two arguments
+#[mcp_prompt]
+pub fn test_prompt_with_arguments(
+    #[arg(description = "First test argument", complete = words)] arg1: String,
+    #[arg(description = "Second test argument")] arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// Completes an argument from a few known words (the toolbox filters them by what was typed).
+fn words(_: &Complete<'_>) -> [&'static str; 6] {
+    ["paris", "park", "party", "test", "testing", "tester"]
+}
+
+/// A prompt embedding a resource
+#[mcp_prompt]
+pub fn test_prompt_with_embedded_resource(
+    #[arg(rename = "resourceUri", description = "URI of the resource to embed")] uri: String,
+) -> Messages {
+    let resource = ResourceContents::Text {
+        uri,
+        mime_type: Some("text/plain".to_owned()),
+        text: "Embedded resource content for testing.".to_owned(),
+    };
+    Messages::new()
+        .user_content(Content::Resource(EmbeddedResource {
+            resource,
+            annotations: None,
         }))
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let requests =
-            InputRequests::from([("user_context".to_owned(), InputRequest::Elicitation(ask))]);
-        Ok(InputRequiredResult::from_input_requests(requests).into())
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(vec![
-            Resource::new(RESOURCE, "static-text"),
-            Resource::new(BINARY_RESOURCE, "static-binary"),
-            Resource::new(WATCHED_RESOURCE, "watched-resource"),
-        ]))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri.as_str();
-        let contents = match uri {
-            RESOURCE => RmcpResourceContents::text("This is a static text resource.", uri),
-            WATCHED_RESOURCE => RmcpResourceContents::text("This resource is watched.", uri),
-            BINARY_RESOURCE => RmcpResourceContents::blob(BASE64_STANDARD.encode(RED_PIXEL), uri)
-                .with_mime_type("image/png"),
-            _ => match uri
-                .strip_prefix("test://template/")
-                .and_then(|rest| rest.strip_suffix("/data"))
-                .filter(|id| !id.is_empty() && !id.contains('/'))
-            {
-                Some(id) => RmcpResourceContents::text(
-                    serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
-                        .to_string(),
-                    uri,
-                )
-                .with_mime_type("application/json"),
-                None => {
-                    return Err(ErrorData::resource_not_found(
-                        format!("no resource `{uri}`"),
-                        Some(serde_json::json!({"uri": uri})),
-                    ));
-                }
-            },
-        };
-        Ok(ReadResourceResult::new(vec![contents]).into())
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let mut template = ResourceTemplate::new(TEMPLATE, "template-data");
-        template.mime_type = Some("application/json".into());
-        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
-    }
-
-    /// Subscriptions to a resource (2025-x); at 2026-07-28 the method does not exist.
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        subscription(&request.uri, &context)
-    }
-
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        subscription(&request.uri, &context)
-    }
-
-    /// Completes a prompt's argument from a few known words.
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        const WORDS: &[&str] = &["paris", "park", "party", "test", "testing", "tester"];
-        let prefix = request.argument.value.as_str();
-        let values: Vec<String> = WORDS
-            .iter()
-            .filter(|word| word.starts_with(prefix))
-            .map(|word| (*word).to_owned())
-            .collect();
-        let mut completion =
-            CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))?;
-        completion.total = Some(completion.values.len() as u32);
-        completion.has_more = Some(false);
-        Ok(CompleteResult::new(completion))
-    }
+        .user("Please process the embedded resource above.")
 }
 
-/// A (un)subscription: accepted for a resource this server has, at 2025-x; at 2026-07-28 the
-/// method was removed, so it is not found.
-fn subscription(uri: &str, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
-    if context
-        .protocol_version()
-        .is_some_and(|v| v.as_str() >= "2026-07-28")
-    {
-        return Err(ErrorData::new(
-            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            "resources/subscribe and resources/unsubscribe are not part of 2026-07-28",
-            None,
-        ));
-    }
-    if [RESOURCE, BINARY_RESOURCE, WATCHED_RESOURCE].contains(&uri) {
-        Ok(())
-    } else {
-        Err(ErrorData::resource_not_found(
-            format!("no resource `{uri}`"),
-            Some(serde_json::json!({"uri": uri})),
-        ))
-    }
+/// A prompt with an image
+#[mcp_prompt]
+pub fn test_prompt_with_image() -> Messages {
+    Messages::new()
+        .user_content(Content::image(RED_PIXEL, "image/png"))
+        .user("Please analyze the image above.")
 }
 
-/// A prompt message from its JSON.
-fn prompt_message(json: Value) -> Result<PromptMessage, ErrorData> {
-    serde_json::from_value(json).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+/// A static text resource.
+#[mcp_resource(
+    uri = "test://static-text",
+    name = "static-text",
+    mime_type = "text/plain"
+)]
+pub fn static_text() -> &'static str {
+    "This is a static text resource."
+}
+
+/// A static binary resource: a red pixel.
+#[mcp_resource(
+    uri = "test://static-binary",
+    name = "static-binary",
+    mime_type = "image/png"
+)]
+pub fn static_binary() -> &'static [u8] {
+    RED_PIXEL
+}
+
+/// A resource clients subscribe to.
+#[mcp_resource(
+    uri = "test://watched-resource",
+    name = "watched-resource",
+    mime_type = "text/plain"
+)]
+pub fn watched_resource() -> &'static str {
+    "This resource is watched."
+}
+
+/// What the template serves for an id.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateData {
+    /// The id read from the URI.
+    pub id: String,
+    /// Always true.
+    pub template_test: bool,
+    /// The data.
+    pub data: String,
+}
+
+/// Data for an id, read from the URI.
+#[mcp_resource(
+    uri = "test://template/{id}/data",
+    name = "template-data",
+    mime_type = "application/json"
+)]
+pub fn template_data(id: String) -> TemplateData {
+    TemplateData {
+        data: format!("Data for ID: {id}"),
+        id,
+        template_test: true,
+    }
 }

@@ -35,7 +35,11 @@ pub async fn stdio_handler(handler: impl ServerHandler) -> Result<(), BoxError> 
 ///
 /// Prints `listening on http://ADDR/mcp` once the socket is bound.
 pub async fn http(toolbox: Toolbox, addr: SocketAddr) -> Result<(), BoxError> {
-    let server = ToolboxServer::new(toolbox)?;
+    http_server(ToolboxServer::new(toolbox)?, addr).await
+}
+
+/// Serves `server` over Streamable HTTP like [`http()`].
+pub async fn http_server(server: ToolboxServer, addr: SocketAddr) -> Result<(), BoxError> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     serve_on(listener, server.clone(), Some(&server), None).await
 }

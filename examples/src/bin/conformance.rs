@@ -1,4 +1,4 @@
-//! The tools, prompt and resource the official MCP conformance suite calls, served over Streamable HTTP
+//! The tools, prompts and resources the official MCP conformance suite calls, served over Streamable HTTP
 //! (`--http 127.0.0.1:PORT`) or stdio.
 //!
 //! As one of several replicas behind a load balancer, from its environment:
@@ -14,7 +14,7 @@ use mcp_tool_runtime::server::tasks::RedisTaskStore;
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let server = examples::conformance::server()?;
-    let tools = server.tools();
+    let tools = &server;
     if let Ok(url) = std::env::var("TASK_STORE_URL") {
         tools.set_task_store(RedisTaskStore::connect(&url).await?);
     }
@@ -28,7 +28,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     }
     match serve::mode_from_args()? {
         Mode::Stdio => serve::stdio_handler(server).await,
-        Mode::Http(addr) => serve::http_merged(server, addr).await,
+        Mode::Http(addr) => serve::http_server(server, addr).await,
         Mode::HttpAuthorized(..) => {
             Err("this example serves without authorization; see `invoices`".into())
         }

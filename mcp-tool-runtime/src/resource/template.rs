@@ -468,6 +468,10 @@ mod tests {
         assert_eq!(template.matches(&uri), None);
         let uri = format!("x://{}end", "-".repeat(200_000));
         let values = template.matches(&uri).unwrap();
-        assert_eq!(values[2].1.len(), 200_000 - 5, "a, b and the three dashes take 5");
+        assert_eq!(
+            values[2].1.len(),
+            200_000 - 5,
+            "a, b and the three dashes take 5"
+        );
     }
 }

@@ -285,15 +285,16 @@ async fn escalating(
     race(ended, &tool_context, shared, name, &input, &live.cancelled).await
 }
 
-/// What an ordinary or escalating call talks to the client through, opened from its request.
-struct Opened<'a> {
-    shared: &'a Arc<Shared>,
+/// What an ordinary or escalating call (or a prompt's get, a resource's read) talks to the
+/// client through, opened from its request.
+pub(crate) struct Opened<'a> {
+    pub(crate) shared: &'a Arc<Shared>,
     /// Boxed where it is made: the call's future holds a pointer, not the channel.
-    channel: Box<Live>,
+    pub(crate) channel: Box<Live>,
     /// At 2026-07-28: the call's input (answers it may use, questions it asks) and what a
     /// `requestState` of it is bound to.
-    input: Option<(Arc<Input>, Option<Binding>)>,
-    cancelled: CancellationToken,
+    pub(crate) input: Option<(Arc<Input>, Option<Binding>)>,
+    pub(crate) cancelled: CancellationToken,
 }
 
 /// Whether a tool may ask this request's client anything: it declared elicitation, sampling or
@@ -308,7 +309,7 @@ fn may_be_asked(request: &Request) -> bool {
 /// The channel of a call of `name` with `arguments`: at 2026-07-28, with the answers its
 /// `input` (`inputResponses`, `requestState`) brings, refused when the state does not verify
 /// for this call.
-fn open<'a>(
+pub(crate) fn open<'a>(
     shared: &'a Arc<Shared>,
     name: &str,
     arguments: &Value,
@@ -346,20 +347,20 @@ fn open<'a>(
 /// Runs a call until `ended` answers it, its tool waits on the client (an input-required
 /// result, 2026-07-28), or the client cancels: the race every call that answers its request
 /// runs.
-async fn race(
-    ended: std::pin::Pin<&mut impl Future<Output = Result<CallToolResponse, ErrorData>>>,
+pub(crate) async fn race<R: From<rmcp::model::InputRequiredResult>>(
+    ended: std::pin::Pin<&mut impl Future<Output = Result<R, ErrorData>>>,
     tool_context: &ToolContext,
     shared: &Shared,
     name: &str,
     input: &Option<(Arc<Input>, Option<Binding>)>,
     cancelled_by_client: &CancellationToken,
-) -> Result<CallToolResponse, ErrorData> {
+) -> Result<R, ErrorData> {
     tokio::select! {
         biased;
         response = ended => response,
         (input, binding) = waiting_for_input(input) => {
             tool_context.finish();
-            shared.seal.input_required(binding.as_ref(), input)
+            shared.seal.input_required(binding.as_ref(), input).map(R::from)
         }
         () = cancelled_by_client.cancelled() => {
             tool_context.finish();

@@ -1,7 +1,9 @@
-//! Telling clients that the tools changed: a 2025 client on its session, a 2026-07-28 client on
-//! each `subscriptions/listen` stream that asked for `toolsListChanged`.
+//! Telling clients that the tools, prompts or resources changed, or that a resource they
+//! subscribed to was updated: a 2025 client on its session (`resources/subscribe`), a
+//! 2026-07-28 client on each `subscriptions/listen` stream that asked for it.
 
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{ServerCapabilities, SubscriptionFilter};
@@ -12,14 +14,66 @@ use super::convert::ServeError;
 use super::quota::{Counters, StreamSlot, count, session_of};
 use crate::sync::lock;
 
+/// Which lists changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Lists {
+    pub(crate) tools: bool,
+    pub(crate) prompts: bool,
+    pub(crate) resources: bool,
+}
+
+/// How many changes of the tools, prompts and resources lists there have been.
+type Generations = [u64; 3];
+
+/// What one `subscriptions/listen` stream asked for, and was accepted.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Wants {
+    pub(crate) lists: Lists,
+    /// The resources whose updates it hears.
+    pub(crate) resources: HashSet<String>,
+}
+
+impl Wants {
+    pub(crate) fn of(accepted: &SubscriptionFilter) -> Self {
+        Wants {
+            lists: Lists {
+                tools: accepted.tools_list_changed == Some(true),
+                prompts: accepted.prompts_list_changed == Some(true),
+                resources: accepted.resources_list_changed == Some(true),
+            },
+            resources: accepted
+                .resource_subscriptions
+                .iter()
+                .flatten()
+                .cloned()
+                .collect(),
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.lists != Lists::default() || !self.resources.is_empty()
+    }
+}
+
+/// A 2025 session's peer and the resources it subscribed to.
+type Subscribed = (Peer<RoleServer>, HashSet<String>);
+
+/// How many resource updates a `subscriptions/listen` stream may fall behind by before it
+/// misses some (it is never waited for).
+const UPDATES_BUFFERED: usize = 256;
+
 /// Who to tell when the tools change: the sessions of 2025 clients, and the
 /// `subscriptions/listen` streams of 2026-07-28 clients (which wait on `generation`).
 pub(crate) struct Changes {
     /// The 2025 sessions, each by its identity (`quota::session_of`: the address of the client
     /// information rmcp keeps for it, alive as long as the peer held here).
     peers: Mutex<Vec<(usize, Peer<RoleServer>)>>,
-    /// How many changes there have been.
-    generation: tokio::sync::watch::Sender<u64>,
+    /// The resources each 2025 session subscribed to (`resources/subscribe`).
+    subscriptions: Mutex<HashMap<usize, Subscribed>>,
+    /// How many changes of each list there have been.
+    generation: tokio::sync::watch::Sender<Generations>,
+    /// Resource updates, for the `subscriptions/listen` streams.
+    updates: tokio::sync::broadcast::Sender<Arc<str>>,
     subscribing: Subscribing,
 }
 
@@ -27,7 +81,9 @@ impl Default for Changes {
     fn default() -> Self {
         Changes {
             peers: Mutex::default(),
-            generation: tokio::sync::watch::Sender::new(0),
+            subscriptions: Mutex::default(),
+            generation: tokio::sync::watch::Sender::new([0; 3]),
+            updates: tokio::sync::broadcast::Sender::new(UPDATES_BUFFERED),
             subscribing: Subscribing::default(),
         }
     }
@@ -38,10 +94,10 @@ impl Default for Changes {
 /// have made a change by then; `listen` announces a change made since the generation
 /// [`started`](Self::started) gives.
 #[derive(Default)]
-struct Subscribing(Mutex<Vec<u64>>);
+struct Subscribing(Mutex<Vec<Generations>>);
 
 impl Subscribing {
-    fn accepted(&self, generation: u64) {
+    fn accepted(&self, generation: Generations) {
         lock(&self.0).push(generation);
     }
 
@@ -50,7 +106,7 @@ impl Subscribing {
     /// grow) and removes the newest, and every request still pending keeps one no later than its
     /// own. A request whose acknowledgment could not be sent never reaches `listen`: its entry
     /// stays, and later streams may get one needless notice (a client re-lists, nothing is lost).
-    fn started(&self) -> Option<u64> {
+    fn started(&self) -> Option<Generations> {
         let mut pending = lock(&self.0);
         let oldest = pending.first().copied();
         pending.pop();
@@ -84,13 +140,32 @@ impl Changes {
     /// Tells every client that the tools changed: each at once, so that none waits on another.
     /// A client that does not accept the notice within `timeout` (it stopped reading) is
     /// forgotten, counted in `refused`; it sees the new list at its next `tools/list`.
-    pub(crate) async fn announce(&self, timeout: Duration, refused: &Counters) {
-        self.generation.send_modify(|generation| *generation += 1);
+    pub(crate) async fn announce(&self, lists: Lists, timeout: Duration, refused: &Counters) {
+        self.generation.send_modify(|generation| {
+            for (count, changed) in
+                generation
+                    .iter_mut()
+                    .zip([lists.tools, lists.prompts, lists.resources])
+            {
+                *count += u64::from(changed);
+            }
+        });
         let peers: Vec<_> = lock(&self.peers).clone();
         let told = futures_util::future::join_all(peers.iter().map(|(_, peer)| async move {
-            tokio::time::timeout(timeout, peer.notify_tool_list_changed())
-                .await
-                .is_ok_and(|sent| sent.is_ok())
+            tokio::time::timeout(timeout, async {
+                if lists.tools {
+                    peer.notify_tool_list_changed().await?;
+                }
+                if lists.prompts {
+                    peer.notify_prompt_list_changed().await?;
+                }
+                if lists.resources {
+                    peer.notify_resource_list_changed().await?;
+                }
+                Ok::<_, rmcp::service::ServiceError>(())
+            })
+            .await
+            .is_ok_and(|sent| sent.is_ok())
         }))
         .await;
         let dropped: Vec<usize> = peers
@@ -104,6 +179,68 @@ impl Changes {
         }
         lock(&self.peers)
             .retain(|(session, peer)| !peer.is_transport_closed() && !dropped.contains(session));
+    }
+
+    /// The 2025 session of `peer` subscribes to `uri`, within `max` subscriptions; whether it
+    /// may (a session subscribed to `max` others is refused).
+    pub(crate) fn subscribe(&self, peer: &Peer<RoleServer>, uri: &str, max: usize) -> bool {
+        let Some(session) = session_of(peer) else {
+            return false;
+        };
+        let mut subscriptions = lock(&self.subscriptions);
+        subscriptions.retain(|_, (peer, _)| !peer.is_transport_closed());
+        let (_, uris) = subscriptions
+            .entry(session)
+            .or_insert_with(|| (peer.clone(), HashSet::new()));
+        if uris.contains(uri) {
+            return true;
+        }
+        if uris.len() >= max {
+            return false;
+        }
+        uris.insert(uri.to_owned());
+        true
+    }
+
+    /// The 2025 session of `peer` unsubscribes from `uri`.
+    pub(crate) fn unsubscribe(&self, peer: &Peer<RoleServer>, uri: &str) {
+        let Some(session) = session_of(peer) else {
+            return;
+        };
+        let mut subscriptions = lock(&self.subscriptions);
+        if let Some((_, uris)) = subscriptions.get_mut(&session) {
+            uris.remove(uri);
+            if uris.is_empty() {
+                subscriptions.remove(&session);
+            }
+        }
+    }
+
+    /// Tells every client subscribed to `uri` that it was updated: 2025 sessions that
+    /// subscribed, each at once, within `timeout` (one that does not accept it is counted in
+    /// `refused`); 2026-07-28 streams that asked for it.
+    pub(crate) async fn resource_updated(&self, uri: &str, timeout: Duration, refused: &Counters) {
+        // No stream listening is no error.
+        let _ = self.updates.send(Arc::from(uri));
+        let peers: Vec<Peer<RoleServer>> = {
+            let mut subscriptions = lock(&self.subscriptions);
+            subscriptions.retain(|_, (peer, _)| !peer.is_transport_closed());
+            subscriptions
+                .values()
+                .filter(|(_, uris)| uris.contains(uri))
+                .map(|(peer, _)| peer.clone())
+                .collect()
+        };
+        let told = futures_util::future::join_all(peers.iter().map(|peer| async move {
+            let params = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
+            tokio::time::timeout(timeout, peer.notify_resource_updated(params))
+                .await
+                .is_ok_and(|sent| sent.is_ok())
+        }))
+        .await;
+        for _ in told.iter().filter(|told| !**told) {
+            count(&refused.notices_dropped);
+        }
     }
 
     /// A 2025 session is ready: it is told of changes from now on. A session is listed once,
@@ -120,7 +257,7 @@ impl Changes {
     }
 
     /// Of what a `subscriptions/listen` request asks for, what a server with `capabilities`
-    /// accepts (of list changes, only `toolsListChanged` is declared).
+    /// accepts (the list changes and resource subscriptions it declares).
     pub(crate) fn accept(
         &self,
         requested: &SubscriptionFilter,
@@ -136,23 +273,24 @@ impl Changes {
     /// what `hold` gives, or refused with its error.
     pub(crate) async fn listen(
         &self,
-        wants: bool,
+        wants: &Wants,
         sink: &SubscriptionSink,
         cancelled: impl Future<Output = ()>,
         hold: impl FnOnce() -> Result<StreamSlot, ErrorData>,
     ) -> Result<(), ErrorData> {
         let mut generation = self.generation.subscribe();
+        let mut updates = self.updates.subscribe();
         // A change between the acknowledgment and now is announced like a later one.
-        if self
-            .subscribing
-            .started()
-            .is_some_and(|at| at < *generation.borrow())
+        let mut seen = *generation.borrow();
+        if let Some(at) = self.subscribing.started()
+            && at != seen
         {
+            seen = at;
             generation.mark_changed();
         }
         // Past the server's limit, the stream ends at once with the error.
         let _slot = hold()?;
-        if !wants {
+        if !wants.any() {
             cancelled.await;
             return Ok(());
         }
@@ -164,10 +302,37 @@ impl Changes {
                 changed = generation.changed() => {
                     // The sender lives as long as the server; a stream that can no longer be
                     // written to is over.
-                    if changed.is_err() || sink.notify_tool_list_changed().await.is_err() {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    let now = *generation.borrow_and_update();
+                    let before = std::mem::replace(&mut seen, now);
+                    let changed = |kind: usize| now[kind] != before[kind];
+                    let sent = async {
+                        if wants.lists.tools && changed(0) {
+                            sink.notify_tool_list_changed().await?;
+                        }
+                        if wants.lists.prompts && changed(1) {
+                            sink.notify_prompt_list_changed().await?;
+                        }
+                        if wants.lists.resources && changed(2) {
+                            sink.notify_resource_list_changed().await?;
+                        }
+                        Ok::<_, rmcp::service::SubscriptionSendError>(())
+                    };
+                    if sent.await.is_err() {
                         return Ok(());
                     }
                 }
+                update = updates.recv() => match update {
+                    Ok(uri) if wants.resources.contains(&*uri) => {
+                        if sink.notify_resource_updated(&*uri).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
+                },
             }
         }
     }
@@ -234,10 +399,10 @@ mod tests {
                 match *step {
                     Step::Accept(i) => {
                         own[i] = generation;
-                        subscribing.accepted(generation);
+                        subscribing.accepted([generation; 3]);
                     }
                     Step::Start(i) => {
-                        let given = subscribing.started().expect("its own request is pending");
+                        let given = subscribing.started().expect("its own request is pending")[0];
                         assert!(
                             given <= own[i],
                             "listen {i} was given {given}, accepted at {}",

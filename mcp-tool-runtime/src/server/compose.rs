@@ -12,7 +12,7 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    ReadResourceResponse, Reference, ServerCapabilities, ServerConfig, SetLevelRequestParams,
     SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
@@ -35,7 +35,9 @@ use super::tasks::is_unknown_task;
 ///   both, so clients hear of [`update`](ToolboxServer::update)s;
 /// - the capabilities are the handler's with the toolbox's (tools, `listChanged`, logging)
 ///   added, in `get_info`, `initialize` and `server/discover` alike;
-/// - everything else (prompts, resources, completions, tasks, ...) is the handler's.
+/// - prompts, resources, templates and completions are the toolbox's when it has them, else the
+///   handler's; their lists are the toolbox's, then the handler's;
+/// - everything else (tasks the toolbox does not hold, skills, ...) is the handler's.
 #[derive(Debug, Clone)]
 pub struct Merged<H> {
     tools: ToolboxServer,
@@ -102,6 +104,17 @@ fn merge_capabilities(
     capabilities.tools = tools.tools;
     if capabilities.logging.is_none() {
         capabilities.logging = tools.logging;
+    }
+    // The toolbox's prompts and resources are declared beside the handler's (both may list
+    // changes; subscriptions go to whichever serves the resource).
+    if tools.prompts.is_some() {
+        capabilities.prompts = tools.prompts;
+    }
+    if tools.resources.is_some() {
+        capabilities.resources = tools.resources;
+    }
+    if capabilities.completions.is_none() {
+        capabilities.completions = tools.completions;
     }
     for (id, extension) in tools.extensions.into_iter().flatten() {
         capabilities
@@ -271,6 +284,21 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
             (Some(ours), Some(theirs)) => {
                 let mut both = theirs;
                 both.tools_list_changed = ours.tools_list_changed.or(both.tools_list_changed);
+                both.prompts_list_changed = ours.prompts_list_changed.or(both.prompts_list_changed);
+                both.resources_list_changed =
+                    ours.resources_list_changed.or(both.resources_list_changed);
+                match (
+                    ours.resource_subscriptions,
+                    &mut both.resource_subscriptions,
+                ) {
+                    (Some(ours), Some(theirs)) => {
+                        theirs.extend(ours);
+                        theirs.sort();
+                        theirs.dedup();
+                    }
+                    (Some(ours), theirs @ None) => *theirs = Some(ours),
+                    (None, _) => {}
+                }
                 Some(both)
             }
             (ours, theirs) => ours.or(theirs),
@@ -278,12 +306,13 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let wants = context.accepted().tools_list_changed == Some(true);
+        let wants = super::changes::Wants::of(context.accepted());
         let sink = context.sink().clone();
         let ct = context.request_context().ct.clone();
         let request = context.request_context().clone();
         let (ours, theirs) = tokio::join!(
-            self.tools.listen_on(wants, &sink, &request, ct.cancelled()),
+            self.tools
+                .listen_on(&wants, &sink, &request, ct.cancelled()),
             self.handler.listen(context),
         );
         ours.and(theirs)
@@ -349,7 +378,23 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.handler.complete(request, context).await
+        let toolbox = self.tools.toolbox();
+        let ours = match &request.r#ref {
+            Reference::Prompt(prompt) => toolbox
+                .list_prompts()
+                .iter()
+                .any(|p| p.name == prompt.name.as_str()),
+            Reference::Resource(resource) => toolbox
+                .list_resource_templates()
+                .iter()
+                .any(|t| t.uri_template == resource.uri.as_str()),
+            _ => false,
+        };
+        if ours {
+            self.tools.complete(request, context).await
+        } else {
+            self.handler.complete(request, context).await
+        }
     }
 
     async fn get_prompt(
@@ -357,7 +402,17 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.handler.get_prompt(request, context).await
+        let ours = self
+            .tools
+            .toolbox()
+            .list_prompts()
+            .iter()
+            .any(|p| p.name == request.name.as_str());
+        if ours {
+            self.tools.get_prompt(request, context).await
+        } else {
+            self.handler.get_prompt(request, context).await
+        }
     }
 
     async fn list_prompts(
@@ -365,7 +420,27 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.handler.list_prompts(request, context).await
+        // The toolbox's make the first page; a later page is the handler's.
+        let later_page = request.as_ref().is_some_and(|r| r.cursor.is_some());
+        let mut listed = self.tools.list_prompts(None, context.clone()).await?;
+        if later_page {
+            listed.prompts.clear();
+        }
+        match self.handler.list_prompts(request, context).await {
+            Ok(theirs) => {
+                let ours: Vec<String> = listed.prompts.iter().map(|p| p.name.clone()).collect();
+                listed.prompts.extend(
+                    theirs
+                        .prompts
+                        .into_iter()
+                        .filter(|p| !ours.contains(&p.name)),
+                );
+                listed.next_cursor = theirs.next_cursor;
+            }
+            Err(e) if not_served(&e) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(listed)
     }
 
     async fn list_resources(
@@ -373,7 +448,26 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.handler.list_resources(request, context).await
+        let later_page = request.as_ref().is_some_and(|r| r.cursor.is_some());
+        let mut listed = self.tools.list_resources(None, context.clone()).await?;
+        if later_page {
+            listed.resources.clear();
+        }
+        match self.handler.list_resources(request, context).await {
+            Ok(theirs) => {
+                let ours: Vec<String> = listed.resources.iter().map(|r| r.uri.clone()).collect();
+                listed.resources.extend(
+                    theirs
+                        .resources
+                        .into_iter()
+                        .filter(|r| !ours.contains(&r.uri)),
+                );
+                listed.next_cursor = theirs.next_cursor;
+            }
+            Err(e) if not_served(&e) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(listed)
     }
 
     async fn list_resource_templates(
@@ -381,7 +475,33 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.handler.list_resource_templates(request, context).await
+        let later_page = request.as_ref().is_some_and(|r| r.cursor.is_some());
+        let mut listed = self
+            .tools
+            .list_resource_templates(None, context.clone())
+            .await?;
+        if later_page {
+            listed.resource_templates.clear();
+        }
+        match self.handler.list_resource_templates(request, context).await {
+            Ok(theirs) => {
+                let ours: Vec<String> = listed
+                    .resource_templates
+                    .iter()
+                    .map(|t| t.uri_template.clone())
+                    .collect();
+                listed.resource_templates.extend(
+                    theirs
+                        .resource_templates
+                        .into_iter()
+                        .filter(|t| !ours.contains(&t.uri_template)),
+                );
+                listed.next_cursor = theirs.next_cursor;
+            }
+            Err(e) if not_served(&e) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(listed)
     }
 
     async fn read_resource(
@@ -389,7 +509,11 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.handler.read_resource(request, context).await
+        if self.tools.toolbox().serves_uri(&request.uri) {
+            self.tools.read_resource(request, context).await
+        } else {
+            self.handler.read_resource(request, context).await
+        }
     }
 
     async fn subscribe(
@@ -397,7 +521,11 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.handler.subscribe(request, context).await
+        if self.tools.toolbox().serves_uri(&request.uri) {
+            self.tools.subscribe(request, context).await
+        } else {
+            self.handler.subscribe(request, context).await
+        }
     }
 
     async fn unsubscribe(
@@ -405,7 +533,11 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.handler.unsubscribe(request, context).await
+        if self.tools.toolbox().serves_uri(&request.uri) {
+            self.tools.unsubscribe(request, context).await
+        } else {
+            self.handler.unsubscribe(request, context).await
+        }
     }
 
     async fn get_task(

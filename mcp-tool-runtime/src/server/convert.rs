@@ -35,6 +35,8 @@ pub(crate) struct Snapshot {
     pub(crate) tools: PerRevision<Vec<Tool>>,
     /// Where each tool's entry is in `tools`, by name.
     index: HashMap<String, usize>,
+    /// The prompts and resources.
+    pub(crate) listed: super::catalog::Listed,
 }
 
 impl Snapshot {
@@ -53,6 +55,8 @@ impl Snapshot {
                 .collect::<Result<Vec<_>, _>>()
         };
         let tools = PerRevision::try_new(|revision| convert(toolbox.definitions(revision)))?;
+        let listed = super::catalog::Listed::new(&toolbox)
+            .map_err(|(tool, source)| ServeError { tool, source })?;
         let index = toolbox
             .list_tools()
             .iter()
@@ -63,6 +67,7 @@ impl Snapshot {
             toolbox: Arc::new(toolbox),
             tools,
             index,
+            listed,
         })
     }
 

@@ -4,17 +4,21 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest,
-    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, RequestStateError, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, SubscriptionFilter, Tool, UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, RequestStateError, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::call::{custom_request, router, serve_call};
-use super::changes::{Changes, UpdateError};
+use super::catalog;
+use super::changes::{Changes, Lists, UpdateError, Wants};
 use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
@@ -96,8 +100,8 @@ impl ToolboxServer {
     /// # Errors
     /// A tool whose entry rmcp's model refuses.
     pub fn with_info(toolbox: Toolbox, server: Implementation) -> Result<Self, ServeError> {
+        let info = ServerConfig::new(capabilities(&toolbox)).with_server_info(server);
         let snapshot = Snapshot::new(toolbox)?;
-        let info = ServerConfig::new(capabilities()).with_server_info(server);
         Ok(ToolboxServer {
             shared: Arc::new(Shared {
                 snapshot: RwLock::new(Arc::new(snapshot)),
@@ -271,16 +275,50 @@ impl ToolboxServer {
         &self,
         change: impl FnOnce(&mut Toolbox) -> Result<(), E>,
     ) -> Result<(), UpdateError<E>> {
-        let mut toolbox = Toolbox::clone(&self.shared.snapshot().toolbox);
+        let before = self.shared.snapshot();
+        let mut toolbox = Toolbox::clone(&before.toolbox);
         change(&mut toolbox).map_err(UpdateError::Change)?;
         let snapshot = Snapshot::new(toolbox).map_err(UpdateError::Serve)?;
+        let declared = &self.shared.info.capabilities;
+        // Every update is announced for the tools; the prompts and resources when their lists
+        // changed and the server declares them.
+        let lists = Lists {
+            tools: true,
+            prompts: declared.prompts.is_some() && before.listed.prompts != snapshot.listed.prompts,
+            resources: declared.resources.is_some()
+                && (before.listed.resources != snapshot.listed.resources
+                    || before.listed.templates != snapshot.listed.templates),
+        };
         *write(&self.shared.snapshot) = Arc::new(snapshot);
         let timeout = self.shared.limits().notify_timeout;
         self.shared
             .changes
-            .announce(timeout, &self.shared.quotas.refused)
+            .announce(lists, timeout, &self.shared.quotas.refused)
             .await;
         Ok(())
+    }
+
+    /// Tells every client subscribed to the resource at `uri` that it changed
+    /// (`notifications/resources/updated`): a 2025 client that sent `resources/subscribe` for
+    /// it, a 2026-07-28 client whose `subscriptions/listen` stream named it. Each is told at
+    /// once, none waits on another; one that does not accept the notice within
+    /// [`Limits::notify_timeout`] is counted in [`Refusals::notices_dropped`].
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use mcp_tool_runtime::{Toolbox, ToolboxServer};
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).unwrap();
+    /// // No one is subscribed: nothing is sent, nothing waits.
+    /// server.notify_resource_updated("invoices://7").await;
+    /// # });
+    /// ```
+    pub async fn notify_resource_updated(&self, uri: &str) {
+        let timeout = self.shared.limits().notify_timeout;
+        self.shared
+            .changes
+            .resource_updated(uri, timeout, &self.shared.quotas.refused)
+            .await;
     }
 
     /// The tools as rmcp routes, for a `#[tool_router]` of your own:
@@ -320,7 +358,7 @@ impl ToolboxServer {
     /// the handler beside the tools.
     pub(crate) async fn listen_on(
         &self,
-        wants: bool,
+        wants: &Wants,
         sink: &rmcp::service::SubscriptionSink,
         context: &RequestContext<RoleServer>,
         cancelled: impl Future<Output = ()>,
@@ -353,14 +391,35 @@ impl crate::auth::ToolScopes for ToolboxServer {
     }
 }
 
-/// What a `ToolboxServer` declares: tools (and that their list changes) and logging.
-fn capabilities() -> ServerCapabilities {
-    ServerCapabilities::builder()
+/// What a `ToolboxServer` declares: tools (and that their list changes), logging and tasks;
+/// prompts, resources (subscriptions and list changes) and completions when the toolbox it is
+/// made with has them.
+fn capabilities(toolbox: &Toolbox) -> ServerCapabilities {
+    let mut capabilities = ServerCapabilities::builder()
         .enable_tools()
         .enable_tool_list_changed()
         .enable_logging()
         .enable_tasks()
-        .build()
+        .build();
+    let (prompts, resources) = (toolbox.has_prompts(), toolbox.has_resources());
+    let both = ServerCapabilities::builder()
+        .enable_prompts()
+        .enable_prompts_list_changed()
+        .enable_resources()
+        .enable_resources_list_changed()
+        .enable_resources_subscribe()
+        .enable_completions()
+        .build();
+    if prompts {
+        capabilities.prompts = both.prompts;
+    }
+    if resources {
+        capabilities.resources = both.resources;
+    }
+    if prompts || resources {
+        capabilities.completions = both.completions;
+    }
+    capabilities
 }
 
 impl ServerHandler for ToolboxServer {
@@ -436,24 +495,35 @@ impl ServerHandler for ToolboxServer {
     }
 
     /// Of what a `subscriptions/listen` request (MCP 2026-07-28) asks for, the server accepts
-    /// `toolsListChanged`: the one list-changed notification it declares.
+    /// the list-changed notifications it declares (tools; prompts and resources when it has
+    /// them) and the resources it serves.
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        Some(
-            self.shared
-                .changes
-                .accept(requested, &self.shared.info.capabilities),
-        )
+        let mut accepted = self
+            .shared
+            .changes
+            .accept(requested, &self.shared.info.capabilities);
+        if let Some(uris) = &mut accepted.resource_subscriptions {
+            let snapshot = self.shared.snapshot();
+            uris.retain(|uri| snapshot.toolbox.serves_uri(uri));
+            if uris.is_empty() {
+                accepted.resource_subscriptions = None;
+            }
+        }
+        Some(accepted)
     }
 
-    /// Sends `notifications/tools/list_changed` on the stream after every
-    /// [`update`](Self::update), until the client cancels the subscription or the stream closes.
+    /// Sends the list-changed notifications the stream asked for after every
+    /// [`update`](Self::update) that changed the list, and `notifications/resources/updated`
+    /// for each resource it named after every
+    /// [`notify_resource_updated`](Self::notify_resource_updated), until the client cancels the
+    /// subscription or the stream closes.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let wants = context.accepted().tools_list_changed == Some(true);
+        let wants = Wants::of(context.accepted());
         self.listen_on(
-            wants,
+            &wants,
             context.sink(),
             context.request_context(),
             context.cancelled(),
@@ -517,5 +587,74 @@ impl ServerHandler for ToolboxServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.shared.snapshot().tool(name).cloned()
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(catalog::list_prompts(&self.shared, &context))
+    }
+
+    /// Gets the prompt like a tool's call: within the caller's share of calls, asking the
+    /// client with input-required results at 2026-07-28, stopped when the client cancels.
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        catalog::get_prompt(&self.shared, request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(catalog::list_resources(&self.shared, &context))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(catalog::list_resource_templates(&self.shared, &context))
+    }
+
+    /// Reads the resource like a tool's call (see [`get_prompt`](Self::get_prompt)).
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        catalog::read_resource(&self.shared, request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        catalog::complete(&self.shared, request).await
+    }
+
+    /// Subscribes the session (up to 2025-11-25) to a resource this server serves, within
+    /// [`Limits::max_resource_subscriptions_per_session`].
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        catalog::subscribe(&self.shared, &request.uri, &context)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        catalog::unsubscribe(&self.shared, &request.uri, &context)
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResponse, InputRequest, InputRequests, InputRequiredResult, InputResponses,
-    RequestStateCodec, RequestStateError, SealOptions,
+    InputRequest, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec,
+    RequestStateError, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -172,7 +172,7 @@ impl Seal {
         &self,
         binding: Option<&Binding>,
         input: &Input,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<InputRequiredResult, ErrorData> {
         let binding = binding.ok_or_else(unbound)?;
         let pending = std::mem::take(&mut *lock(&input.pending));
         let state = SavedState {
@@ -187,7 +187,7 @@ impl Seal {
                 &SealOptions::new().associated_data(&binding.0).ttl(ttl),
             )
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        Ok(InputRequiredResult::new(Some(requests), Some(sealed)).into())
+        Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
 }
 

@@ -67,6 +67,11 @@ pub struct Limits {
     /// `subscriptions/listen` streams one caller (as for `max_calls_per_caller`) keeps open at
     /// once; one more is refused with a JSON-RPC error (`-32029`, naming it). Default 16.
     pub max_listen_streams_per_caller: usize,
+    /// Resources one 2025 session may be subscribed to at once (`resources/subscribe`); one
+    /// more is refused with a JSON-RPC error (`-32029`, naming it). At 2026-07-28 a
+    /// `subscriptions/listen` stream names its resources, and streams are bounded per caller.
+    /// Default 64.
+    pub max_resource_subscriptions_per_session: usize,
     /// Tasks (the tasks extension) the server keeps at once, running or finished and readable
     /// until their TTL; one more call that would start one is refused with a JSON-RPC error.
     /// Default 1,024.
@@ -114,6 +119,7 @@ impl Default for Limits {
             max_client_requests_per_caller: 32,
             max_listen_streams: 1024,
             max_listen_streams_per_caller: 16,
+            max_resource_subscriptions_per_session: 64,
             max_tasks: 1024,
             max_tasks_per_caller: 64,
             task_ttl: Duration::from_secs(300),
@@ -165,6 +171,10 @@ impl Limits {
             ),
             ("max_client_requests", self.max_client_requests == 0),
             ("max_listen_streams", self.max_listen_streams == 0),
+            (
+                "max_resource_subscriptions_per_session",
+                self.max_resource_subscriptions_per_session == 0,
+            ),
             ("max_tasks", self.max_tasks == 0),
             ("max_tasks_per_caller", self.max_tasks_per_caller == 0),
             ("task_ttl", self.task_ttl.is_zero()),

@@ -13,10 +13,12 @@
 //! - `request`: one reading of a request (its version, the verified caller, the key binding
 //!   state and tasks to that caller), made once where a call enters;
 //! - `call`: serving `tools/call`, a dispatcher to one function per kind of call;
+//! - `catalog`: serving prompts, resources, completions and resource subscriptions;
 //! - `errors`: the JSON-RPC errors around a call (unknown tool, missing capability, cancelled);
 //! - `live`: the call context's channel to the client;
 //! - `input`: input-required results and the sealed `requestState` (2026-07-28);
-//! - `changes`: telling clients the tools changed ([`UpdateError`]);
+//! - `changes`: telling clients the tools, prompts or resources changed, or a resource was
+//!   updated ([`UpdateError`]);
 //! - `levels`: log levels per session and per request;
 //! - `limits`: the bounds a server keeps ([`Limits`]);
 //! - `quota`: what sessions and the server hold against them ([`Refusals`]);
@@ -28,6 +30,7 @@
 #![allow(deprecated)]
 
 mod call;
+mod catalog;
 mod changes;
 mod compose;
 mod convert;

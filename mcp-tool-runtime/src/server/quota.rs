@@ -52,6 +52,8 @@ pub struct Refusals {
     pub client_requests_per_caller: u64,
     /// `subscriptions/listen` streams refused at `max_listen_streams_per_caller`.
     pub listen_streams_per_caller: u64,
+    /// `resources/subscribe` requests refused at `max_resource_subscriptions_per_session`.
+    pub subscriptions: u64,
 }
 
 /// What is held now, and what was refused.
@@ -133,6 +135,7 @@ pub(crate) struct Counters {
     calls_per_caller: AtomicU64,
     client_requests_per_caller: AtomicU64,
     listen_streams_per_caller: AtomicU64,
+    pub(crate) subscriptions: AtomicU64,
 }
 
 impl Counters {
@@ -151,6 +154,7 @@ impl Counters {
             calls_per_caller: get(&self.calls_per_caller),
             client_requests_per_caller: get(&self.client_requests_per_caller),
             listen_streams_per_caller: get(&self.listen_streams_per_caller),
+            subscriptions: get(&self.subscriptions),
         }
     }
 }

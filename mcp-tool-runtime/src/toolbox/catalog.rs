@@ -108,6 +108,21 @@ fn derived(
 }
 
 impl Toolbox {
+    /// Whether it has prompts.
+    pub(crate) fn has_prompts(&self) -> bool {
+        self.catalog.has_prompts()
+    }
+
+    /// Whether it has resources or resource templates.
+    pub(crate) fn has_resources(&self) -> bool {
+        self.catalog.has_resources()
+    }
+
+    /// Whether a resource or template serves `uri`.
+    pub(crate) fn serves_uri(&self, uri: &str) -> bool {
+        self.catalog.serves_uri(uri)
+    }
+
     /// Registers a prompt: checks its name and the state it needs, builds its `prompts/list`
     /// entry, and computes the completions its argument types give (an enum's variants).
     ///
@@ -261,6 +276,35 @@ impl Toolbox {
             .insert(at, declaration.template_definition());
         catalog.templates.insert(at, (template, registered));
         Ok(self)
+    }
+
+    /// Removes the prompt `name`; whether there was one.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{mcp_prompt, Toolbox};
+    ///
+    /// /// Says hello.
+    /// #[mcp_prompt]
+    /// fn hello() -> &'static str { "Hello!" }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register_prompt(hello::prompt()).unwrap();
+    /// assert!(toolbox.remove_prompt("hello"));
+    /// assert!(toolbox.list_prompts().is_empty());
+    /// ```
+    pub fn remove_prompt(&mut self, name: &str) -> bool {
+        self.catalog.prompt_list.retain(|d| d.name != name);
+        self.catalog.prompts.remove(name).is_some()
+    }
+
+    /// Removes the resource at `uri`, or the template written `uri`; whether there was one.
+    pub fn remove_resource(&mut self, uri: &str) -> bool {
+        let catalog = &mut self.catalog;
+        catalog.resource_list.retain(|d| d.uri != uri);
+        catalog.template_list.retain(|d| d.uri_template != uri);
+        let templates = catalog.templates.len();
+        catalog.templates.retain(|(t, _)| t.as_str() != uri);
+        catalog.resources.remove(uri).is_some() || catalog.templates.len() != templates
     }
 
     /// The `prompts/list` entries, sorted by name. Built at registration.
