@@ -18,34 +18,45 @@ use crate::protocol_error::ProtocolError;
 use crate::resource::{IntoContents, Json, ResourceDeclaration, ResourceRead, TemplateVariable};
 use crate::tool::{Icon, StateRequirement};
 
-/// A prompt argument's or template variable's type: read from a string.
+/// A prompt argument's or template variable's type, as it is read from a string.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be read from a prompt argument or URI variable: it does not implement `serde::Deserialize` and `schemars::JsonSchema`",
-    label = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}`",
+    message = "`{Self}` cannot be read from a prompt argument or URI variable: it does not implement `serde::Deserialize`",
+    label = "add `#[derive(serde::Deserialize)]` to `{Self}`",
     note = "prompt arguments and template variables arrive as strings: a `String`, a number, a `bool`, or an enum of strings"
 )]
-pub trait StringArgument: DeserializeOwned + schemars::JsonSchema {}
-impl<T: DeserializeOwned + schemars::JsonSchema> StringArgument for T {}
+pub trait StringArgument: DeserializeOwned {}
+impl<T: DeserializeOwned> StringArgument for T {}
 
-/// The values a type's schema lists, or `None` (no completions) when it lists none.
-fn listed<T: StringArgument>() -> Vec<String> {
-    values_of::<T>()
-}
+/// A prompt argument's or template variable's type, as its schema says whether it is required
+/// and what values it takes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON schema, which says whether the argument is required and what values it completes to: it does not implement `schemars::JsonSchema`",
+    label = "add `#[derive(schemars::JsonSchema)]` to `{Self}`"
+)]
+pub trait StringArgumentSchema: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> StringArgumentSchema for T {}
 
-/// A prompt argument of type `T`: required unless `T` takes a missing value (an `Option`).
-pub fn prompt_argument<T: StringArgument>(
+/// A prompt argument of type `T`: required unless its schema admits a missing value (an
+/// `Option`), decided as a tool's arguments are; its completions the values its schema lists.
+pub fn prompt_argument<T: StringArgumentSchema>(
     name: &'static str,
     description: Option<&'static str>,
 ) -> PromptArgument {
-    let mut argument = PromptArgument::new(name).values(listed::<T>);
-    argument.required = T::deserialize(&Value::Null).is_err();
+    let mut builder = crate::schema::InputSchemaBuilder::new();
+    builder.param::<T>(name, None);
+    let schema = builder.finish();
+    let mut argument = PromptArgument::new(name).values(values_of::<T>);
+    argument.required = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|required| required.iter().any(|r| r == name));
     argument.description = description.map(Cow::Borrowed);
     argument
 }
 
 /// A template variable of type `T`.
-pub fn template_variable<T: StringArgument>(name: &'static str) -> TemplateVariable {
-    TemplateVariable::new(name).values(listed::<T>)
+pub fn template_variable<T: StringArgumentSchema>(name: &'static str) -> TemplateVariable {
+    TemplateVariable::new(name).values(values_of::<T>)
 }
 
 fn meta_map(meta: Vec<(&'static str, Value)>) -> Map<String, Value> {

@@ -67,6 +67,7 @@ struct RegisteredResource {
     values: HashMap<String, Vec<String>>,
 }
 
+#[cfg(feature = "rmcp")]
 impl Catalog {
     pub(crate) fn has_prompts(&self) -> bool {
         !self.prompts.is_empty()
@@ -107,6 +108,7 @@ fn derived(
         .collect()
 }
 
+#[cfg(feature = "rmcp")]
 impl Toolbox {
     /// Whether it has prompts.
     pub(crate) fn has_prompts(&self) -> bool {
@@ -122,7 +124,9 @@ impl Toolbox {
     pub(crate) fn serves_uri(&self, uri: &str) -> bool {
         self.catalog.serves_uri(uri)
     }
+}
 
+impl Toolbox {
     /// Registers a prompt: checks its name and the state it needs, builds its `prompts/list`
     /// entry, and computes the completions its argument types give (an enum's variants).
     ///
