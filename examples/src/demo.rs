@@ -1,5 +1,6 @@
 //! The `--demo` transcript: the invoices server's `tools/list` and a `tools/call` of each tool,
-//! as the wire JSON a client receives. `examples/DEMO.md` shows this text, and a test keeps the two
+//! then its prompts and resources listed, its prompt got and its resources read, as the JSON a
+//! client receives. `examples/DEMO.md` shows this text, and a test keeps the two
 //! equal.
 
 use mcp_tool_runtime::encode_json;
@@ -40,5 +41,45 @@ pub async fn transcript() -> Result<String, Box<dyn std::error::Error + Send + S
             encode_json(&result)?
         ));
     }
+    out.push_str(
+        "\n`prompts/list`, `resources/list` and `resources/templates/list` results:\n\n```json\n",
+    );
+    out.push_str(&encode_json(&json!({
+        "prompts": toolbox.list_prompts(),
+        "resources": toolbox.list_resources(),
+        "resourceTemplates": toolbox.list_resource_templates(),
+    }))?);
+    out.push_str("\n```\n");
+    let arguments = json!({"number": "INV-3", "tone": "firm"});
+    let got = toolbox
+        .get_prompt("chase_payment", arguments.clone())
+        .await?;
+    out.push_str(&format!(
+        "\n`prompts/get` of `chase_payment` with `{arguments}`:\n\n```json\n{}\n```\n",
+        encode_json(&got)?
+    ));
+    for uri in ["invoices://INV-2", "terms://payment"] {
+        let contents = toolbox.read_resource(uri).await?;
+        out.push_str(&format!(
+            "\n`resources/read` of `{uri}`:\n\n```json\n{}\n```\n",
+            encode_json(&json!({ "contents": contents }))?
+        ));
+    }
+    let paid = toolbox
+        .get_prompt("chase_payment", json!({"number": "INV-2"}))
+        .await
+        .unwrap_err();
+    out.push_str(&format!(
+        "\n`prompts/get` of `chase_payment` for the paid `INV-2`: JSON-RPC error {} `{}`\n",
+        paid.code, paid.message
+    ));
+    let missing = toolbox
+        .read_resource("invoices://INV-404")
+        .await
+        .unwrap_err();
+    out.push_str(&format!(
+        "\n`resources/read` of `invoices://INV-404`: JSON-RPC error {} `{}`\n",
+        missing.code, missing.message
+    ));
     Ok(out)
 }

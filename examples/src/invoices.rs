@@ -1,12 +1,18 @@
-//! An invoices server: one tool of each form the toolkit supports.
+//! An invoices server: one tool of each form the toolkit supports, and an invoice resource
+//! template, payment terms and a prompt beside them.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use mcp_tool_runtime::completion::Complete;
+use mcp_tool_runtime::content::EmbeddedResource;
 use mcp_tool_runtime::context::{ClientRequestError, Elicitation, LogLevel, SamplingRequest};
+use mcp_tool_runtime::prompt::Messages;
+use mcp_tool_runtime::resource::{IntoContents, Json};
 use mcp_tool_runtime::{
-    RegistrationError, ResourceLink, ServerDefaults, ToolContext, Toolbox, mcp_tool, tools,
+    Content, ProtocolError, RegistrationError, ResourceLink, ServerDefaults, ToolContext, Toolbox,
+    mcp_prompt, mcp_resource, mcp_tool, tools,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -88,6 +94,12 @@ impl Store {
         };
         invoices.insert(number, invoice.clone());
         invoice
+    }
+
+    /// The numbers of every invoice, in order.
+    fn numbers(&self) -> Vec<String> {
+        let invoices = self.invoices.lock().unwrap_or_else(|e| e.into_inner());
+        invoices.keys().cloned().collect()
     }
 
     fn get(&self, number: &str) -> Result<Invoice, InvoiceError> {
@@ -399,6 +411,83 @@ pub async fn send_reminder(
     })
 }
 
+/// An invoice, by its number, as JSON.
+#[mcp_resource(
+    uri = "invoices://{number}",
+    mime_type = "application/json",
+    title = "Invoice"
+)]
+pub fn invoice(
+    #[state] store: &Store,
+    #[arg(complete = invoice_numbers)] number: String,
+) -> Option<Invoice> {
+    store.get(&number).ok()
+}
+
+/// The numbers of the invoices, to complete an invoice number with.
+fn invoice_numbers(complete: &Complete<'_>) -> Vec<String> {
+    complete
+        .state::<Store>()
+        .map(Store::numbers)
+        .unwrap_or_default()
+}
+
+/// When invoices are due, and how to pay them.
+#[mcp_resource(
+    uri = "terms://payment",
+    mime_type = "text/markdown",
+    title = "Payment terms"
+)]
+pub fn payment_terms() -> &'static str {
+    "# Payment terms\n\nInvoices are due 30 days after they are sent, by bank transfer."
+}
+
+/// The tone of a payment reminder.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    /// Polite, for a first reminder.
+    Gentle,
+    /// Direct, for an invoice long overdue.
+    Firm,
+}
+
+/// Draft a reminder for an open invoice: the invoice itself is embedded, so the model sees
+/// exactly what is owed. A paid invoice is refused.
+#[mcp_prompt(title = "Chase a payment")]
+pub fn chase_payment(
+    #[state] store: &Store,
+    #[arg(description = "The invoice number, like INV-1", complete = invoice_numbers)]
+    number: String,
+    #[arg(description = "How firm the reminder is")] tone: Option<Tone>,
+) -> Result<Messages, ProtocolError> {
+    let invoice = store
+        .get(&number)
+        .map_err(|e| ProtocolError::invalid_params(e.to_string()))?;
+    if invoice.status == Status::Paid {
+        return Err(ProtocolError::invalid_params(format!(
+            "invoice {number} is paid: there is nothing to chase"
+        )));
+    }
+    let uri = format!("invoices://{number}");
+    let [resource] = <[_; 1]>::try_from(Json(&invoice).into_contents(&uri, None)?)
+        .map_err(|_| ProtocolError::internal("one invoice is one resource"))?;
+    let tone = match tone.unwrap_or(Tone::Gentle) {
+        Tone::Gentle => "polite",
+        Tone::Firm => "firm but courteous",
+    };
+    Ok(Messages::new()
+        .user_content(Content::Resource(EmbeddedResource {
+            resource,
+            annotations: None,
+        }))
+        .user(format!(
+            "Write a {tone} payment reminder to {} for invoice {number} above, quoting its total.",
+            invoice.customer
+        ))
+        .description(format!("A reminder for {number}")))
+}
+
 /// The invoices toolbox, with a seeded store.
 pub fn toolbox() -> Result<Toolbox, RegistrationError> {
     toolbox_with(ServerDefaults::default())
@@ -421,5 +510,9 @@ pub fn toolbox_with(defaults: ServerDefaults) -> Result<Toolbox, RegistrationErr
         audit_invoices,
         send_reminder,
     ])?;
+    toolbox
+        .register_resource(invoice::resource())?
+        .register_resource(payment_terms::resource())?
+        .register_prompt(chase_payment::prompt())?;
     Ok(toolbox)
 }

@@ -3,7 +3,8 @@
 Usage: python_client.py SERVER_BINARY
 
 Spawns the server over stdio once per protocol version (2026-07-28, 2025-11-25, 2025-06-18),
-lists its tools and calls every tool with valid and invalid arguments. The SDK's client
+lists its tools and calls every tool with valid and invalid arguments, then lists, gets and
+reads every prompt and resource. The SDK's client
 validates `structuredContent` against each tool's `outputSchema` and raises on a mismatch or a
 missing structured result; on top of that this script asserts that every tool that should
 advertise a schema does and every result that should carry `structuredContent` does, at every
@@ -35,6 +36,8 @@ INVALID_CALLS = [tuple(call) for call in CALLS["invalid"]]
 # Tools whose type is not an object: served raw at 2026-07-28 (SEP-2106), this JSON type.
 RAW_2026 = CALLS["raw_2026"]
 JSON_TYPES = {"array": list, "integer": int, "string": str, "object": dict}
+# The prompts and resources.
+CATALOG = CALLS["catalog"]
 
 
 def raw(version):
@@ -57,6 +60,59 @@ class Checks:
 
 def text_of(result):
     return " ".join(getattr(block, "text", "") for block in result.content)
+
+
+async def check_catalog(client, version, checks):
+    """Lists, gets and reads every prompt and resource, and completes the prompt's argument."""
+    prompts = {p.name: p for p in (await client.list_prompts()).prompts}
+    checks.check(set(prompts) == set(CATALOG["prompts"]), f"[{version}] prompts/list names {sorted(prompts)}")
+    for name, expected in CATALOG["prompts"].items():
+        arguments = {a.name: bool(a.required) for a in prompts[name].arguments or []}
+        checks.check(arguments == expected["arguments"], f"[{version}] {name} lists its arguments {arguments}")
+    resources = {str(r.uri): r for r in (await client.list_resources()).resources}
+    checks.check(set(resources) == set(CATALOG["resources"]), f"[{version}] resources/list {sorted(resources)}")
+    templates = {t.uri_template: t for t in (await client.list_resource_templates()).resource_templates}
+    checks.check(set(templates) == set(CATALOG["templates"]), f"[{version}] resources/templates/list {sorted(templates)}")
+    for uri, mime in CATALOG["templates"].items():
+        checks.check(templates[uri].mime_type == mime, f"[{version}] {uri} reads {mime}")
+    reads = [(uri, mime, words) for uri, (mime, words) in CATALOG["resources"].items()] + [tuple(r) for r in CATALOG["reads"]]
+    for uri, mime, words in reads:
+        contents = (await client.read_resource(uri)).contents
+        checks.check(
+            len(contents) == 1 and contents[0].mime_type == mime and words in contents[0].text,
+            f"[{version}] resources/read {uri}: {mime} holding {words!r}",
+        )
+    try:
+        await client.read_resource(CATALOG["missing"])
+        checks.check(False, f"[{version}] reading {CATALOG['missing']}: expected a JSON-RPC error")
+    except MCPError as e:
+        expected = -32602 if raw(version) else -32002
+        checks.check(e.error.code == expected, f"[{version}] reading {CATALOG['missing']} is JSON-RPC error {e.error.code}")
+
+    # The prompt embeds an open invoice: one made here, so that no earlier call decides it.
+    made = await client.call_tool("create_invoice", {"customer": "Initech", "lines": [{"item": "Stapler", "quantity": 1, "unit_cents": 900}]})
+    number = (made.structured_content or {}).get("number")
+    got = await client.get_prompt("chase_payment", {"number": number, "tone": "firm"})
+    embedded, asked = (got.messages + [None, None])[:2]
+    checks.check(
+        embedded is not None
+        and embedded.content.type == "resource"
+        and str(embedded.content.resource.uri) == f"invoices://{number}"
+        and "Initech" in embedded.content.resource.text,
+        f"[{version}] prompts/get chase_payment embeds invoice {number}",
+    )
+    checks.check(asked is not None and "firm" in asked.content.text, f"[{version}] chase_payment asks for a firm reminder")
+    name, arguments, words = CATALOG["paid"]
+    try:
+        await client.get_prompt(name, arguments)
+        checks.check(False, f"[{version}] {name} {arguments}: expected a JSON-RPC error")
+    except MCPError as e:
+        checks.check(e.error.code == -32602 and words in e.error.message, f"[{version}] {name} {arguments}: {e.error.message}")
+    from mcp.types import PromptReference
+
+    name, argument, typed, expected = CATALOG["complete"]
+    completion = (await client.complete(PromptReference(type="ref/prompt", name=name), {"name": argument, "value": typed})).completion
+    checks.check(set(expected) <= set(completion.values), f"[{version}] completion of {name}.{argument} {typed!r}: {completion.values}")
 
 
 async def run_version(server, version, checks):
@@ -140,6 +196,8 @@ async def run_version(server, version, checks):
             text = text_of(result)
             checks.check(result.is_error, f"{what}: isError")
             checks.check(all(w in text for w in words), f"{what}: text names the problem ({text})")
+
+        await check_catalog(client, version, checks)
 
         try:
             await client.call_tool("no_such_tool", {})

@@ -17,6 +17,7 @@ import {
   checkAt,
   invalidCallsAreToolErrors,
   runAtVersions,
+  catalogIsServed,
   unknownToolIsInvalidParams,
 } from './ts_checks.mjs';
 
@@ -79,6 +80,9 @@ async function main(version) {
 
   await invalidCallsAreToolErrors(client, check);
   await unknownToolIsInvalidParams(client, check);
+  // The 2.x client reads the -32002 of a 2025 server as -32602, the code SEP-2164 settled on
+  // (its codec maps it on receipt); the Python and 1.x clients check the code sent at 2025.
+  await catalogIsServed(client, check, version, () => -32602);
   await client.close();
 }
 

@@ -19,6 +19,7 @@ import {
   checkAt,
   invalidCallsAreToolErrors,
   runAtVersions,
+  catalogIsServed,
   unknownToolIsInvalidParams,
 } from './ts_checks.mjs';
 
@@ -85,6 +86,7 @@ async function main(version) {
 
   await invalidCallsAreToolErrors(client, check);
   await unknownToolIsInvalidParams(client, check);
+  await catalogIsServed(client, check, version);
 
   await client.close();
 }
