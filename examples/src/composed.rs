@@ -63,7 +63,7 @@ impl Shop {
     }
 }
 
-const PROMPT: &str = "chase_payment";
+const PROMPT: &str = "audit_checklist";
 const RESOURCE: &str = "shop://terms";
 
 #[tool_handler(router = self.tool_router)]
@@ -85,7 +85,7 @@ impl ServerHandler for Shop {
     ) -> Result<ListPromptsResult, ErrorData> {
         Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
             PROMPT,
-            Some("Chase the open invoices"),
+            Some("Audit the invoices, then chase the open ones"),
             None,
         )]))
     }

@@ -60,6 +60,8 @@
 //! # Guides
 //!
 //! - [`guide::context`]: progress, cancellation, logging, asking the client, testing;
+//! - [`guide::prompts_and_resources`]: `#[mcp_prompt]`, `#[mcp_resource]`, templates,
+//!   completions, subscriptions;
 //! - [`guide::serving`]: stdio and Streamable HTTP, beside an rmcp handler of your own, many
 //!   tools, tools that change while serving;
 //! - [`guide::reliability`]: what every request is guaranteed, the limits, what was measured;
@@ -71,6 +73,8 @@
 //!
 //! The crate root holds what a tool author uses. One concept a module:
 //! - [`tool`]: what a tool is to the runtime (declared by the macro or by hand);
+//! - [`prompt`], [`resource`], [`completion`]: the same for prompts, resources and resource
+//!   templates, and the completions of their arguments;
 //! - [`toolbox`]: the registry ([`Toolbox`]) and the layers that run around every call
 //!   ([`toolbox::CallLayer`], [`toolbox::layers`]);
 //! - [`schema`]: `inputSchema` and `outputSchema` from Rust types; [`structured`]: the `{}` and
@@ -131,6 +135,55 @@ pub use encode::encode_json;
 /// A boxed future, as [`Tool::call`] returns: futures-util's, which rmcp uses too.
 pub use futures_util::future::BoxFuture;
 pub use kind::ContentKind;
+/// Declares an MCP prompt on a function: its parameters are the prompt's arguments (strings,
+/// read as their types), it returns the prompt's messages. Beside `fn f` it declares
+/// `f::prompt()`, for [`Toolbox::register_prompt`].
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_prompt, Toolbox};
+///
+/// /// Review a change.
+/// #[mcp_prompt(title = "Code review")]
+/// fn review(#[arg(description = "The diff")] diff: String, strict: Option<bool>) -> String {
+///     let how = if strict == Some(true) { "strictly" } else { "kindly" };
+///     format!("Review this change {how}:\n{diff}")
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register_prompt(review::prompt()).unwrap();
+/// assert_eq!(toolbox.list_prompts()[0].arguments.len(), 2);
+/// ```
+///
+/// Keys: `name`, `title`, `description` (the doc comment by default), `icons(...)`, `meta(...)`,
+/// `crate`, as on [`mcp_tool`]; parameters take `#[arg(rename, description, complete = path)]`,
+/// `#[state]` and a [`ToolContext`]. The [prompts and resources
+/// guide](crate::guide::prompts_and_resources) has the rest.
+pub use mcp_tool_macros::mcp_prompt;
+/// Declares an MCP resource, or a resource template, on a function: `uri` is a URI or an RFC
+/// 6570 template whose variables are the function's parameters, and what it returns is the
+/// contents (`None`: not found). Beside `fn f` it declares `f::resource()`, for
+/// [`Toolbox::register_resource`].
+///
+/// ```
+/// use mcp_tool_runtime::{mcp_resource, Toolbox};
+///
+/// /// A customer's profile.
+/// #[mcp_resource(uri = "customers://{id}/profile", mime_type = "application/json")]
+/// fn profile(id: u32) -> Option<serde_json::Value> {
+///     (id == 1).then(|| serde_json::json!({"id": 1, "name": "Acme"}))
+/// }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register_resource(profile::resource()).unwrap();
+/// assert_eq!(toolbox.list_resource_templates()[0].uri_template, "customers://{id}/profile");
+/// ```
+///
+/// Keys: `uri` (required), `name` (the function's by default), `title`, `description`,
+/// `mime_type`, `size` (a plain URI's), `annotations(audience(user, assistant), priority = 0.5,
+/// last_modified = "...")`, `icons(...)`, `meta(...)`, `crate`; parameters take
+/// `#[arg(rename, complete = path)]`, `#[state]` and a [`ToolContext`]. The [prompts and
+/// resources guide](crate::guide::prompts_and_resources) has the rest.
+pub use mcp_tool_macros::mcp_resource;
 /// Declares an MCP tool on a function.
 ///
 /// ```
@@ -185,7 +238,7 @@ pub use kind::ContentKind;
 /// # Keys
 ///
 #[doc = include_str!("../docs/keys.md")]
-pub use mcp_tool_macros::{mcp_prompt, mcp_resource, mcp_tool};
+pub use mcp_tool_macros::mcp_tool;
 pub use options::{Mirror, ResultOptions};
 pub use protocol_error::{IntoProtocolError, ProtocolError};
 pub use result::ToolResult;
@@ -239,6 +292,8 @@ macro_rules! tools {
 pub mod guide {
     #[doc = include_str!("../docs/context.md")]
     pub mod context {}
+    #[doc = include_str!("../docs/prompts-and-resources.md")]
+    pub mod prompts_and_resources {}
     #[doc = include_str!("../docs/serving.md")]
     pub mod serving {}
     #[doc = include_str!("../docs/reliability.md")]

@@ -65,14 +65,21 @@ async def run(server, version):
             f"[{version}] elicitation through the router: {reminder.structured_content}",
         )
 
+        # The toolbox's prompts and resources come first, then the handler's.
         prompts = await client.list_prompts()
-        check([p.name for p in prompts.prompts] == ["chase_payment"], f"[{version}] the handler's prompt is listed")
-        prompt = await client.get_prompt("chase_payment")
+        names = [p.name for p in prompts.prompts]
+        check(names == ["chase_payment", "audit_checklist"], f"[{version}] both sides' prompts are listed: {names}")
+        prompt = await client.get_prompt("audit_checklist")
         check("Audit the invoices" in prompt.messages[0].content.text, f"[{version}] the handler's prompt is served")
+        chase = await client.get_prompt("chase_payment", {"number": "INV-1"})
+        check(chase.messages[0].content.type == "resource", f"[{version}] the toolbox's prompt is served")
         resources = await client.list_resources()
-        check([str(r.uri) for r in resources.resources] == ["shop://terms"], f"[{version}] the handler's resource is listed")
+        uris = [str(r.uri) for r in resources.resources]
+        check(uris == ["terms://payment", "shop://terms"], f"[{version}] both sides' resources are listed: {uris}")
         terms = await client.read_resource("shop://terms")
         check("30 days" in terms.contents[0].text, f"[{version}] the handler's resource is read")
+        invoice = await client.read_resource("invoices://INV-2")
+        check("Espresso" in invoice.contents[0].text, f"[{version}] the toolbox's template is read")
 
 
 if __name__ == "__main__":

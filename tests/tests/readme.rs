@@ -72,3 +72,50 @@ fn the_keys_table_is_one_table_listing_every_key_the_macro_takes() {
         );
     }
 }
+
+/// The keys of one list constant (`pub const NAME: &[&str] = &[...]`) of the macro's symbol
+/// table, as the strings the macro accepts.
+fn keys_of(symbols: &str, list: &str) -> Vec<String> {
+    let at = symbols.find(&format!("pub const {list}")).expect(list);
+    let body = &symbols[at..];
+    let body = &body[body.find("= &[").unwrap() + 4..body.find("];").unwrap()];
+    body.split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|constant| {
+            let definition = format!("pub const {constant}: &str = \"");
+            let at = symbols.find(&definition).expect(constant) + definition.len();
+            symbols[at..at + symbols[at..].find('"').unwrap()].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_prompt_and_resource_keys_table_lists_every_key_both_macros_take() {
+    let readme = read("README.md");
+    let start = readme
+        .find("<!-- catalog-keys:start -->")
+        .expect("a catalog keys table");
+    let table = &readme[start..readme.find("<!-- catalog-keys:end -->").unwrap()];
+    let symbols = read("mcp-tool-macros/src/symbol.rs");
+    let keys: Vec<String> = [
+        "PROMPT_KEYS",
+        "RESOURCE_KEYS",
+        "RESOURCE_ANNOTATION_KEYS",
+        "ARG_KEYS",
+    ]
+    .iter()
+    .flat_map(|list| keys_of(&symbols, list))
+    .filter(|key| key != "header")
+    .collect();
+    assert!(keys.len() >= 14, "{keys:?}");
+    for key in keys {
+        assert!(
+            table.contains(&format!("`{key}"))
+                || table.contains(&format!(" {key} ="))
+                || table.contains(&format!("({key}"))
+                || table.contains(&format!(", {key}")),
+            "the prompt and resource keys table does not list `{key}`"
+        );
+    }
+}
