@@ -1,5 +1,5 @@
-//! An invoices server: one tool of each form the toolkit supports, and an invoice resource
-//! template, payment terms and a prompt beside them.
+//! An invoices server: one tool of each form the toolkit supports, an invoice resource template,
+//! payment terms and a prompt beside them, and an MCP Apps view of an invoice.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -153,12 +153,14 @@ pub struct InvoiceSummary {
     pub total_cents: u64,
 }
 
-/// Look up an invoice by its number. Returns nothing when no invoice has that number.
+/// Look up an invoice by its number. Returns nothing when no invoice has that number. A host
+/// that renders MCP Apps shows it in the invoice view.
 #[mcp_tool(
     include_output_schema,
     include_structured_content,
     allow_none,
     annotations(read_only),
+    ui = "ui://invoices/view",
     icons("data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=")
 )]
 pub async fn get_invoice(#[state] store: &Store, number: String) -> Option<Invoice> {
@@ -233,6 +235,26 @@ pub fn mark_paid(#[state] store: &Store, number: String) -> Result<(), InvoiceEr
         .ok_or_else(|| InvoiceError::NotFound(number.clone()))?;
     invoice.status = Status::Paid;
     Ok(())
+}
+
+/// Mark an invoice as paid from its view, and return it as it now stands: called back by the
+/// invoice view through the host (MCP Apps), never offered to the model.
+#[mcp_tool(visibility(app), annotations(idempotent), scopes("invoices:write"))]
+pub fn settle_invoice(#[state] store: &Store, number: String) -> Result<Invoice, InvoiceError> {
+    mark_paid(store, number.clone())?;
+    store.get(&number)
+}
+
+/// The invoice view (MCP Apps): HTML the host renders beside `get_invoice`'s result, in a
+/// sandboxed iframe. It loads the ext-apps `App` class from jsDelivr and wants a border.
+#[mcp_resource(
+    uri = "ui://invoices/view",
+    name = "invoice-view",
+    title = "Invoice",
+    ui(resource_domains("https://cdn.jsdelivr.net"), prefers_border = true)
+)]
+pub fn invoice_view() -> &'static str {
+    include_str!("../assets/invoice-view.html")
 }
 
 /// A status badge for an invoice, as a 16x16 PNG: green when paid, amber when open.
@@ -497,6 +519,8 @@ pub fn toolbox() -> Result<Toolbox, RegistrationError> {
 pub fn toolbox_with(defaults: ServerDefaults) -> Result<Toolbox, RegistrationError> {
     let mut toolbox = Toolbox::with_defaults(defaults);
     toolbox.insert_state(Store::seeded());
+    // The view first: a tool naming it is refused until it is served.
+    toolbox.register_resource(invoice_view::resource())?;
     toolbox.register_all(tools![
         get_invoice,
         list_invoices,
@@ -509,6 +533,7 @@ pub fn toolbox_with(defaults: ServerDefaults) -> Result<Toolbox, RegistrationErr
         format_invoice,
         audit_invoices,
         send_reminder,
+        settle_invoice,
     ])?;
     toolbox
         .register_resource(invoice::resource())?

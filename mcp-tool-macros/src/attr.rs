@@ -104,6 +104,10 @@ pub struct ToolAttr {
     pub meta: Vec<(LitStr, Expr)>,
     /// `scopes("invoices:write", ...)`: the OAuth scopes a caller needs.
     pub scopes: Vec<LitStr>,
+    /// `ui = "ui://..."`: the tool's MCP Apps view.
+    pub ui: Option<LitStr>,
+    /// `visibility(model, app)`: who may call the tool (`true` for `app`).
+    pub visibility: Option<Vec<bool>>,
     pub krate: Option<syn::Path>,
 }
 
@@ -155,6 +159,21 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
             TASK => attr.task = task(cx, &meta)?,
             ESCALATES => attr.escalates = flag(cx, &meta, &key)?,
             TEXT => attr.text = text_fn(cx, &meta)?,
+            UI => {
+                attr.ui = string(cx, &meta, UI)?;
+                if let Some(uri) = &attr.ui
+                    && !uri.value().starts_with("ui://")
+                {
+                    cx.error_spanned_by(
+                        uri,
+                        format!(
+                            "an MCP Apps view is a `ui://` resource, which hosts fetch and render; found `{}`: write `ui = \"ui://app/view\"` and serve the HTML at that URI",
+                            uri.value()
+                        ),
+                    );
+                }
+            }
+            VISIBILITY => attr.visibility = visibility(cx, &meta)?,
             CRATE => {
                 if meta.input.peek(Token![=]) {
                     attr.krate = Some(meta.value()?.parse()?);
@@ -339,6 +358,35 @@ fn scopes(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>>
             None
         }
     })
+}
+
+/// `visibility(model, app)`: who may call the tool, each at most once, at least one.
+fn visibility(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Vec<bool>>> {
+    const HOW: &str = "`visibility` lists who may call the tool: `visibility(model)`, `visibility(app)` or `visibility(model, app)`";
+    let Some(list) = list::<syn::Path>(cx, meta, HOW)? else {
+        return Ok(None);
+    };
+    let mut who = Vec::new();
+    for path in list {
+        let app = match path.get_ident().map(|i| i.to_string()).as_deref() {
+            Some("model") => false,
+            Some("app") => true,
+            _ => {
+                cx.error_spanned_by(&path, HOW);
+                continue;
+            }
+        };
+        if who.contains(&app) {
+            cx.error_spanned_by(&path, "listed twice in `visibility`; give each once");
+            continue;
+        }
+        who.push(app);
+    }
+    if who.is_empty() {
+        cx.error_spanned_by(&meta.path, HOW);
+        return Ok(None);
+    }
+    Ok(Some(who))
 }
 
 /// `text = path::to::render`: the path of the function that writes the mirror.

@@ -182,6 +182,19 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
         Role::State { state } => Some(state),
         _ => None,
     });
+    let ui = if attr.ui.is_none() && attr.visibility.is_none() {
+        quote!(::core::option::Option::None)
+    } else {
+        let uri = option(attr.ui.as_ref());
+        let who = attr.visibility.iter().flatten().map(|app| {
+            if *app {
+                quote!(#krate::apps::Visibility::App)
+            } else {
+                quote!(#krate::apps::Visibility::Model)
+            }
+        });
+        quote!(::core::option::Option::Some(#krate::__private::tool_ui(#uri, &[#(#who),*])))
+    };
     quote! {
         #krate::ToolDeclaration {
             name: #name,
@@ -215,6 +228,7 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             state: #krate::__private::std::borrow::Cow::Owned(#krate::__private::std::vec![
                 #(#krate::__private::state_requirement::<#states>()),*
             ]),
+            ui: #ui,
         }
     }
 }

@@ -21,9 +21,23 @@ pub struct ResourceAnnotations {
     pub last_modified: Option<LitStr>,
 }
 
+/// A view resource's `ui(connect_domains(...), camera, prefers_border = true, domain = "...")`.
+#[derive(Default)]
+pub struct ViewAttr {
+    /// `connect_domains`, `resource_domains`, `frame_domains`, `base_uri_domains`.
+    pub domains: [Vec<LitStr>; 4],
+    /// `camera`, `microphone`, `geolocation`, `clipboard_write`.
+    pub permissions: [bool; 4],
+    pub prefers_border: Option<bool>,
+    pub domain: Option<LitStr>,
+    /// Where `ui` was written.
+    pub span: Option<proc_macro2::Span>,
+}
+
 #[derive(Default)]
 pub struct ItemAttr {
     pub uri: Option<LitStr>,
+    pub view: Option<ViewAttr>,
     pub name: Option<LitStr>,
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
@@ -50,6 +64,7 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream, keys: &[&str]) -> ItemAttr {
         }
         match key.as_str() {
             URI => attr.uri = string(cx, &meta, URI)?,
+            UI => attr.view = view(cx, &meta)?,
             NAME => attr.name = string(cx, &meta, NAME)?,
             TITLE => attr.title = string(cx, &meta, TITLE)?,
             DESCRIPTION => attr.description = string(cx, &meta, DESCRIPTION)?,
@@ -76,6 +91,64 @@ pub fn parse(cx: &mut Ctxt, args: TokenStream, keys: &[&str]) -> ItemAttr {
         cx.push(syntax);
     }
     attr
+}
+
+/// `ui(...)`: a view's sandbox settings, each key once.
+fn view(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<ViewAttr>> {
+    use syn::spanned::Spanned as _;
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            "`ui` takes the view's settings: `ui(connect_domains(\"https://api.example.com\"), prefers_border = true)`",
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let mut view = ViewAttr {
+        span: Some(meta.path.span()),
+        ..ViewAttr::default()
+    };
+    let mut seen = Seen::default();
+    meta.parse_nested_meta(|inner| {
+        let key = inner
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        if !VIEW_KEYS.contains(&key.as_str()) {
+            cx.error_spanned_by(&inner.path, unknown_key_message("`ui` key", &key, VIEW_KEYS));
+            return skip_value(&inner);
+        }
+        if !seen.first(cx, &inner.path, &key, "`ui` key") {
+            return skip_value(&inner);
+        }
+        let domains = [CONNECT_DOMAINS, RESOURCE_DOMAINS, FRAME_DOMAINS, BASE_URI_DOMAINS];
+        let permissions = [CAMERA, MICROPHONE, GEOLOCATION, CLIPBOARD_WRITE];
+        if let Some(at) = domains.iter().position(|d| *d == key) {
+            let content;
+            syn::parenthesized!(content in inner.input);
+            let list = syn::punctuated::Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
+            for origin in list {
+                let value = origin.value();
+                if !(value.starts_with("https://") || value.starts_with("http://") || value.starts_with("wss://")) {
+                    cx.error_spanned_by(
+                        &origin,
+                        format!("`{key}` lists origins, such as `https://api.example.com`; found `{value}`"),
+                    );
+                }
+                view.domains[at].push(origin);
+            }
+        } else if let Some(at) = permissions.iter().position(|p| *p == key) {
+            view.permissions[at] = true;
+        } else if key == PREFERS_BORDER {
+            let value: syn::LitBool = inner.value()?.parse()?;
+            view.prefers_border = Some(value.value);
+        } else {
+            view.domain = string(cx, &inner, DOMAIN)?;
+        }
+        Ok(())
+    })?;
+    Ok(Some(view))
 }
 
 fn size(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<u64>> {

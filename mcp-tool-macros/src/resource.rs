@@ -120,6 +120,17 @@ fn check_uri(cx: &mut Ctxt, attr: &ItemAttr, f: &Function) {
             );
         }
     }
+    if let Some(view) = &attr.view
+        && !uri.value().starts_with("ui://")
+    {
+        cx.error_at(
+            view.span.unwrap_or_else(Span::call_site),
+            format!(
+                "`ui(...)` sets an MCP Apps view's sandbox, and a view is a `ui://` resource; `{}` is not one",
+                uri.value()
+            ),
+        );
+    }
     if let (Some(_), false) = (attr.size, variables.is_empty()) {
         cx.error_at(
             Span::call_site(),
@@ -171,7 +182,31 @@ fn generate(krate: &TokenStream, attr: &ItemAttr, f: &Function) -> TokenStream {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     };
-    let mime_type = option(attr.mime_type.as_ref().map(|m| quote!(#m)));
+    // A view is HTML for an MCP App unless it says otherwise.
+    let mime_type = match &attr.mime_type {
+        Some(m) => option(Some(quote!(#m))),
+        None if uri.value().starts_with("ui://") => {
+            option(Some(quote!(#krate::apps::VIEW_MIME_TYPE)))
+        }
+        None => option(None),
+    };
+    let view = attr.view.as_ref().map(|view| {
+        let [connect, resources, frames, bases] = &view.domains;
+        let permissions = view.permissions;
+        let border = option(view.prefers_border.map(|b| quote!(#b)));
+        let domain = option(view.domain.as_ref().map(|d| quote!(#d)));
+        quote! {
+            let __declaration = __declaration.view(&#krate::__private::view_settings(
+                &[#(#connect),*],
+                &[#(#resources),*],
+                &[#(#frames),*],
+                &[#(#bases),*],
+                [#(#permissions),*],
+                #border,
+                #domain,
+            ));
+        }
+    });
     let size = option(attr.size.map(|s| quote!(#s)));
     let annotations = option(attr.annotations.as_ref().map(|a| {
         let audience = option(
@@ -242,7 +277,7 @@ fn generate(krate: &TokenStream, attr: &ItemAttr, f: &Function) -> TokenStream {
 
         impl #krate::resource::Resource for #ident {
             fn declaration(&self) -> #krate::resource::ResourceDeclaration {
-                #krate::__private::resource_declaration(
+                let __declaration = #krate::__private::resource_declaration(
                     #uri,
                     #name,
                     #parts,
@@ -250,7 +285,9 @@ fn generate(krate: &TokenStream, attr: &ItemAttr, f: &Function) -> TokenStream {
                     #size,
                     #annotations,
                     #krate::__private::std::vec![#(#variables),*],
-                )
+                );
+                #view
+                __declaration
             }
 
             fn read<'__a>(

@@ -18,6 +18,8 @@ pub const SCOPES: &str = "scopes";
 pub const TASK: &str = "task";
 pub const ESCALATES: &str = "escalates";
 pub const CRATE: &str = "crate";
+pub const UI: &str = "ui";
+pub const VISIBILITY: &str = "visibility";
 
 /// The keys of `#[mcp_tool(...)]`, in the order messages list them.
 pub const TOOL_KEYS: &[&str] = &[
@@ -38,6 +40,8 @@ pub const TOOL_KEYS: &[&str] = &[
     SCOPES,
     TASK,
     ESCALATES,
+    UI,
+    VISIBILITY,
     CRATE,
 ];
 
@@ -75,6 +79,7 @@ pub const PROMPT_KEYS: &[&str] = &[NAME, TITLE, DESCRIPTION, ICONS, META, CRATE]
 /// The keys of `#[mcp_resource(...)]`.
 pub const RESOURCE_KEYS: &[&str] = &[
     URI,
+    UI,
     NAME,
     TITLE,
     DESCRIPTION,
@@ -88,3 +93,28 @@ pub const RESOURCE_KEYS: &[&str] = &[
 
 /// The keys of a resource's `annotations(...)`.
 pub const RESOURCE_ANNOTATION_KEYS: &[&str] = &[AUDIENCE, PRIORITY, LAST_MODIFIED];
+
+pub const CONNECT_DOMAINS: &str = "connect_domains";
+pub const RESOURCE_DOMAINS: &str = "resource_domains";
+pub const FRAME_DOMAINS: &str = "frame_domains";
+pub const BASE_URI_DOMAINS: &str = "base_uri_domains";
+pub const CAMERA: &str = "camera";
+pub const MICROPHONE: &str = "microphone";
+pub const GEOLOCATION: &str = "geolocation";
+pub const CLIPBOARD_WRITE: &str = "clipboard_write";
+pub const PREFERS_BORDER: &str = "prefers_border";
+pub const DOMAIN: &str = "domain";
+
+/// The keys of a view resource's `ui(...)`.
+pub const VIEW_KEYS: &[&str] = &[
+    CONNECT_DOMAINS,
+    RESOURCE_DOMAINS,
+    FRAME_DOMAINS,
+    BASE_URI_DOMAINS,
+    CAMERA,
+    MICROPHONE,
+    GEOLOCATION,
+    CLIPBOARD_WRITE,
+    PREFERS_BORDER,
+    DOMAIN,
+];

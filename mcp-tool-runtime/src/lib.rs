@@ -91,6 +91,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod apps;
 pub mod auth;
 mod build;
 pub mod completion;

@@ -289,3 +289,40 @@ pub fn completions<'a, M, C: IntoCompletions<'a, M>>(
 ) -> crate::BoxFuture<'a, Vec<String>> {
     values.into_completions()
 }
+
+/// A generated tool's MCP Apps part.
+pub fn tool_ui(
+    uri: Option<&'static str>,
+    visibility: &'static [crate::apps::Visibility],
+) -> crate::apps::ToolUi {
+    let mut ui = crate::apps::ToolUi::default().visibility(visibility);
+    ui.resource_uri = uri.map(Cow::Borrowed);
+    ui
+}
+
+/// A generated view resource's settings (`ui(...)` on `#[mcp_resource]`).
+#[allow(clippy::too_many_arguments)]
+pub fn view_settings(
+    connect_domains: &'static [&'static str],
+    resource_domains: &'static [&'static str],
+    frame_domains: &'static [&'static str],
+    base_uri_domains: &'static [&'static str],
+    [camera, microphone, geolocation, clipboard_write]: [bool; 4],
+    prefers_border: Option<bool>,
+    domain: Option<&'static str>,
+) -> crate::apps::ViewSettings {
+    let mut settings = crate::apps::ViewSettings::new()
+        .connect_domains(connect_domains)
+        .resource_domains(resource_domains)
+        .frame_domains(frame_domains)
+        .base_uri_domains(base_uri_domains);
+    settings = settings.permissions(crate::apps::Permissions {
+        camera,
+        microphone,
+        geolocation,
+        clipboard_write,
+    });
+    settings.prefers_border = prefers_border;
+    settings.domain = domain.map(Cow::Borrowed);
+    settings
+}

@@ -136,6 +136,14 @@ impl ResourceDeclaration {
         self
     }
 
+    /// Makes the resource an MCP Apps view with these settings: its `_meta.ui` (in the list
+    /// entry and on every content it reads). A `ui://` resource without a MIME type is served as
+    /// [`VIEW_MIME_TYPE`](crate::apps::VIEW_MIME_TYPE).
+    pub fn view(mut self, settings: &crate::apps::ViewSettings) -> Self {
+        self.meta.insert("ui".to_owned(), settings.to_meta());
+        self
+    }
+
     /// Adds a template variable.
     pub fn variable(mut self, variable: TemplateVariable) -> Self {
         self.variables.push(variable);

@@ -216,9 +216,20 @@ pub(crate) async fn read_resource(
                 .read_resource_with(&uri, tool_context)
                 .await
                 .map_err(|error| not_found_at(error, hints.is_some()))?;
-            let contents: Vec<ResourceContents> = serde_json::to_value(&contents)
-                .and_then(serde_json::from_value)
-                .map_err(internal)?;
+            let mut contents = serde_json::to_value(&contents).map_err(internal)?;
+            // A view's settings go on its contents too: hosts read them there first.
+            let view = toolbox
+                .list_resources()
+                .iter()
+                .find(|r| r.uri == uri.as_str())
+                .and_then(|r| r.meta.get("ui"));
+            if let (Some(view), Some(items)) = (view, contents.as_array_mut()) {
+                for item in items.iter_mut().filter_map(Value::as_object_mut) {
+                    item.insert("_meta".to_owned(), serde_json::json!({ "ui": view }));
+                }
+            }
+            let contents: Vec<ResourceContents> =
+                serde_json::from_value(contents).map_err(internal)?;
             Ok(with_hints!(ReadResourceResult::new(contents), hints).into())
         },
     )

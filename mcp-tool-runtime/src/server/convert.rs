@@ -37,6 +37,8 @@ pub(crate) struct Snapshot {
     index: HashMap<String, usize>,
     /// The prompts and resources.
     pub(crate) listed: super::catalog::Listed,
+    /// Whether a tool is for views only (MCP Apps), left out of some clients' lists.
+    pub(crate) has_app_only: bool,
 }
 
 impl Snapshot {
@@ -57,6 +59,10 @@ impl Snapshot {
         let tools = PerRevision::try_new(|revision| convert(toolbox.definitions(revision)))?;
         let listed = super::catalog::Listed::new(&toolbox)
             .map_err(|(tool, source)| ServeError { tool, source })?;
+        let has_app_only = toolbox
+            .list_tools()
+            .iter()
+            .any(|tool| toolbox.is_app_only(&tool.name));
         let index = toolbox
             .list_tools()
             .iter()
@@ -68,6 +74,7 @@ impl Snapshot {
             tools,
             index,
             listed,
+            has_app_only,
         })
     }
 

@@ -419,6 +419,19 @@ fn capabilities(toolbox: &Toolbox) -> ServerCapabilities {
     if prompts || resources {
         capabilities.completions = both.completions;
     }
+    // MCP Apps: declared as 2026-07-28 declares extensions (and read so by hosts of every
+    // version), with the view MIME type it serves.
+    if toolbox.has_views() {
+        let mut apps = serde_json::Map::new();
+        apps.insert(
+            "mimeTypes".to_owned(),
+            serde_json::json!([crate::apps::VIEW_MIME_TYPE]),
+        );
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(crate::apps::EXTENSION_ID.to_owned(), apps);
+    }
     capabilities
 }
 
@@ -441,18 +454,29 @@ impl ServerHandler for ToolboxServer {
             .list_by_scope
             .load(std::sync::atomic::Ordering::Relaxed);
         let caller = by_scope.then(|| verified_caller(&context)).flatten();
-        let tools = match &caller {
-            Some(caller) => listed
+        // A tool only views may call (MCP Apps `visibility: ["app"]`) is listed to a host that
+        // renders views, never to a client that would hand it to its model.
+        let hides_app_only = snapshot.has_app_only
+            && !context
+                .client_capabilities()
+                .and_then(|c| serde_json::to_value(c).ok())
+                .and_then(|c| c.as_object().map(crate::apps::declares_apps))
+                .unwrap_or(false);
+        let tools = match (&caller, hides_app_only) {
+            (None, false) => listed.to_vec(),
+            _ => listed
                 .iter()
+                .filter(|tool| !hides_app_only || !snapshot.toolbox.is_app_only(&tool.name))
                 .filter(|tool| {
-                    snapshot
-                        .toolbox
-                        .scopes(&tool.name)
-                        .is_none_or(|scopes| caller.missing_scopes(scopes).is_empty())
+                    caller.as_ref().is_none_or(|caller| {
+                        snapshot
+                            .toolbox
+                            .scopes(&tool.name)
+                            .is_none_or(|scopes| caller.missing_scopes(scopes).is_empty())
+                    })
                 })
                 .cloned()
                 .collect(),
-            None => listed.to_vec(),
         };
         let mut result = ListToolsResult::with_all_items(tools);
         if revision.is_2026_07_28() {

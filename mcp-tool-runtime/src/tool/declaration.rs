@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::entry::{Icon, ToolAnnotations};
+use crate::apps::ToolUi;
 use crate::kind::ContentKind;
 use crate::options::{Mirror, ResultOptions};
 use crate::schema::{OutputSchema, SchemaObject};
@@ -117,6 +118,9 @@ pub struct ToolDeclaration {
     pub output_schema: Option<fn() -> OutputSchema>,
     /// State the toolbox must hold for this tool.
     pub state: Cow<'static, [StateRequirement]>,
+    /// Its MCP Apps view and who may call it (`ui = ...`, `visibility(...)` on `#[mcp_tool]`;
+    /// see [`apps`](crate::apps)), written into its entry's `_meta` at registration.
+    pub ui: Option<ToolUi>,
 }
 
 fn no_arguments() -> SchemaObject {
@@ -144,7 +148,14 @@ impl ToolDeclaration {
             input_schema: no_arguments,
             output_schema: None,
             state: Cow::Borrowed(&[]),
+            ui: None,
         }
+    }
+
+    /// Sets [`ui`](Self::ui): the tool's view, and who may call it.
+    pub fn ui(mut self, ui: ToolUi) -> Self {
+        self.ui = Some(ui);
+        self
     }
 
     /// Sets [`description`](Self::description).

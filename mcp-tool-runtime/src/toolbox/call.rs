@@ -38,6 +38,10 @@ pub(crate) struct Registered {
     pub(crate) scopes: Cow<'static, [&'static str]>,
     /// Whether it runs as a task.
     pub(crate) task: crate::tool::TaskSupport,
+    /// Whether only its views may call it (MCP Apps `visibility: ["app"]`).
+    pub(crate) app_only: bool,
+    /// Whether it declares a view or a visibility (MCP Apps).
+    pub(crate) has_ui: bool,
     /// Whether its calls become tasks where the body escalates.
     pub(crate) escalates: bool,
 }

@@ -127,6 +127,20 @@ impl Toolbox {
 }
 
 impl Toolbox {
+    /// Whether a plain resource serves the view `uri`.
+    pub(crate) fn serves_view(&self, uri: &str) -> bool {
+        self.catalog.resources.contains_key(uri)
+    }
+
+    /// Whether a resource is a view (`ui://`).
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn has_view_resources(&self) -> bool {
+        self.catalog
+            .resources
+            .keys()
+            .any(|uri| crate::apps::is_view_uri(uri))
+    }
+
     /// Registers a prompt: checks its name and the state it needs, builds its `prompts/list`
     /// entry, and computes the completions its argument types give (an enum's variants).
     ///
@@ -214,8 +228,11 @@ impl Toolbox {
         &mut self,
         resource: Arc<dyn Resource>,
     ) -> Result<&mut Self, RegistrationError> {
-        let declaration = resource.declaration();
+        let mut declaration = resource.declaration();
         let uri = declaration.uri.to_string();
+        if crate::apps::is_view_uri(&uri) && declaration.mime_type.is_none() {
+            declaration.mime_type = Some(crate::apps::VIEW_MIME_TYPE.into());
+        }
         let refused = |reason: String| RegistrationError::InvalidResource {
             uri: uri.clone(),
             reason,

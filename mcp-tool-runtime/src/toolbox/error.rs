@@ -67,6 +67,15 @@ pub enum RegistrationError {
         /// What conflicts, and what to do.
         reason: String,
     },
+    /// A tool whose MCP Apps view cannot be served: not a `ui://` URI, or no resource of the
+    /// toolbox serves it.
+    #[error("tool `{tool}` cannot be registered: {reason}")]
+    InvalidView {
+        /// The tool.
+        tool: String,
+        /// What is wrong, and what to do.
+        reason: String,
+    },
     /// A prompt that cannot be registered: its name taken or invalid, an argument declared
     /// twice.
     #[error("prompt `{prompt}` cannot be registered: {reason}")]

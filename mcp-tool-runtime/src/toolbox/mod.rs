@@ -357,6 +357,7 @@ impl Toolbox {
             shape: shape_at(options.shape, revision),
             ..options.clone()
         });
+        let (meta, app_only) = self.view_meta(&name, &declaration)?;
         let advertised = output.filter(|_| resolved.include_output_schema);
         let schemas = advertised.as_ref().map(OutputSchema::schemas);
         let check = PerRevision::new(|revision| {
@@ -373,7 +374,7 @@ impl Toolbox {
             output_schema: schemas.map(|schemas| schemas.get(revision).clone()),
             annotations: declaration.annotations.clone(),
             icons: declaration.icons.clone(),
-            meta: declaration.meta.clone(),
+            meta: meta.clone(),
         });
         let at = self
             .list_tools()
@@ -397,9 +398,60 @@ impl Toolbox {
                 scopes: declaration.scopes,
                 task: declaration.task,
                 escalates: declaration.escalates,
+                app_only,
+                has_ui: declaration.ui.is_some(),
             },
         );
         Ok(self)
+    }
+
+    /// The `_meta` of a tool's entry with its MCP Apps part written in (`_meta.ui`, and the
+    /// legacy `_meta["ui/resourceUri"]` hosts also read), and whether only views may call it.
+    /// A view must be a `ui://` resource this toolbox already serves.
+    fn view_meta(
+        &self,
+        name: &str,
+        declaration: &crate::ToolDeclaration,
+    ) -> Result<(serde_json::Map<String, Value>, bool), RegistrationError> {
+        let mut meta = declaration.meta.clone();
+        let Some(ui) = &declaration.ui else {
+            return Ok((meta, false));
+        };
+        if let Some(uri) = &ui.resource_uri {
+            let refused = |reason: String| RegistrationError::InvalidView {
+                tool: name.to_owned(),
+                reason,
+            };
+            if !crate::apps::is_view_uri(uri) {
+                return Err(refused(format!(
+                    "its view `{uri}` is not a `ui://` URI, which MCP Apps hosts require"
+                )));
+            }
+            if !self.serves_view(uri) {
+                return Err(refused(format!(
+                    "no resource serves its view `{uri}`; register the view's resource (`register_resource`) before the tool"
+                )));
+            }
+            meta.insert(
+                crate::apps::LEGACY_RESOURCE_URI_KEY.to_owned(),
+                Value::from(uri.as_ref()),
+            );
+        }
+        let written = serde_json::to_value(ui).unwrap_or_default();
+        meta.insert("ui".to_owned(), written);
+        Ok((meta, ui.is_app_only()))
+    }
+
+    /// Whether only the tool's views may call the tool `name` (`visibility(app)`): it is left
+    /// out of `tools/list` for a client that did not declare MCP Apps.
+    pub fn is_app_only(&self, name: &str) -> bool {
+        self.tools.get(name).is_some_and(|r| r.app_only)
+    }
+
+    /// Whether a tool has a view or a resource is one: the server then declares MCP Apps.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn has_views(&self) -> bool {
+        self.tools.values().any(|r| r.has_ui) || self.has_view_resources()
     }
 
     /// Removes the tool `name`; whether there was one.

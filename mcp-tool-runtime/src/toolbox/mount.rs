@@ -93,6 +93,8 @@ impl Toolbox {
                     "both toolboxes hold state of type `{type_name}`, as different values; keep one, in the toolbox it is mounted in"
                 ))
             })?;
+        // Resources first: a mounted tool's view must be served before the tool is registered.
+        Toolbox::mount_catalog(&mut next, prefix, separator, other)?;
         let mut names: Vec<&String> = other.tools.keys().collect();
         names.sort();
         for name in names {
@@ -102,7 +104,6 @@ impl Toolbox {
             };
             next.register_shared(Arc::new(tool))?;
         }
-        Toolbox::mount_catalog(&mut next, prefix, separator, other)?;
         *self = next;
         Ok(self)
     }
