@@ -228,9 +228,9 @@ fn a_server_without_views_declares_no_extension() {
         .get_info()
         .capabilities;
     assert!(
-        none.extensions
+        !none
+            .extensions
             .unwrap_or_default()
-            .get("io.modelcontextprotocol/ui")
-            .is_none()
+            .contains_key("io.modelcontextprotocol/ui")
     );
 }
