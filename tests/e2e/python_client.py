@@ -82,6 +82,22 @@ async def check_catalog(client, version, checks):
             len(contents) == 1 and contents[0].mime_type == mime and words in contents[0].text,
             f"[{version}] resources/read {uri}: {mime} holding {words!r}",
         )
+    # MCP Apps: the tool names its view, the view carries its sandbox settings, and the app-only
+    # tool is not offered to this client (it declared no UI extension).
+    view = CATALOG["view"]
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    meta = tools[view["tool"]].meta or {}
+    checks.check(
+        meta.get("ui", {}).get("resourceUri") == view["uri"] and meta.get("ui/resourceUri") == view["uri"],
+        f"[{version}] {view['tool']} names its view {view['uri']} in _meta",
+    )
+    checks.check(view["app_only"] not in tools, f"[{version}] the app-only {view['app_only']} is not listed to a client without views")
+    content = (await client.read_resource(view["uri"])).contents[0]
+    ui = (content.meta or {}).get("ui", {})
+    checks.check(
+        ui.get("prefersBorder") == view["prefersBorder"] and ui.get("csp", {}).get("resourceDomains") == view["resourceDomains"],
+        f"[{version}] the view's contents carry its _meta.ui {ui}",
+    )
     try:
         await client.read_resource(CATALOG["missing"])
         checks.check(False, f"[{version}] reading {CATALOG['missing']}: expected a JSON-RPC error")

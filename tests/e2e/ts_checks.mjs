@@ -93,6 +93,19 @@ export async function catalogIsServed(client, check, version, notFound = notFoun
     const { contents } = await client.readResource({ uri });
     check(contents.length === 1 && contents[0].mimeType === mime && contents[0].text.includes(words), `resources/read ${uri}: ${mime} holding ${JSON.stringify(words)}`);
   }
+  // MCP Apps: the tool names its view, the view carries its sandbox settings, and the app-only
+  // tool is not offered to this client (it declared no UI extension).
+  const view = catalog.view;
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === view.tool);
+  check(tool?._meta?.ui?.resourceUri === view.uri && tool?._meta?.['ui/resourceUri'] === view.uri, `${view.tool} names its view ${view.uri} in _meta`);
+  check(!tools.some((t) => t.name === view.app_only), `the app-only ${view.app_only} is not listed to a client without views`);
+  const [content] = (await client.readResource({ uri: view.uri })).contents;
+  const ui = content?._meta?.ui;
+  check(
+    ui?.prefersBorder === view.prefersBorder && JSON.stringify(ui?.csp?.resourceDomains) === JSON.stringify(view.resourceDomains),
+    `the view's contents carry its _meta.ui ${JSON.stringify(ui)}`,
+  );
   try {
     await client.readResource({ uri: catalog.missing });
     check(false, `reading ${catalog.missing}: expected a JSON-RPC error`);

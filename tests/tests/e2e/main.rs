@@ -400,6 +400,32 @@ fn typescript_sdk_calls_every_tool_over_streamable_http() {
     assert!(output.contains(" passed, 0 failed"), "{output}");
 }
 
+/// MCP Apps in a real browser: the system's Chromium, headless (puppeteer-core), loads a minimal
+/// host on the ext-apps SDK's `AppBridge`, which renders the invoices example's view in a
+/// sandboxed iframe with `get_invoice`'s input and result; the test clicks the view's button and
+/// checks that `settle_invoice` ran on the server and its result reached the view. Screenshots
+/// are kept in `target/e2e-artifacts`.
+#[test]
+#[ignore = "needs the real MCP clients: run scripts/test.sh (or cargo test -- --include-ignored after scripts/e2e-setup.sh)"]
+fn mcp_apps_view_renders_in_a_real_browser_and_calls_its_tool_back() {
+    let server = Server::http("invoices");
+    let artifacts = workspace().join("target/e2e-artifacts");
+    let mut command = Command::new("node");
+    command
+        .arg(e2e_dir().join("browser/apps_browser.mjs"))
+        .arg(&server.url)
+        .arg(&artifacts)
+        .current_dir(e2e_dir().join("browser"));
+    let (ok, output) = run(command, Duration::from_secs(150));
+    println!("{output}");
+    assert!(ok, "the MCP Apps browser test failed:\n{output}");
+    assert!(output.contains(" passed, 0 failed"), "{output}");
+    assert!(
+        artifacts.join("invoice-view.png").is_file(),
+        "no screenshot was kept"
+    );
+}
+
 /// The official TypeScript client 2.x (`@modelcontextprotocol/client`), which speaks 2026-07-28:
 /// every tool listed and called at 2026-07-28 (stateless, pinned), 2025-11-25 and 2025-06-18.
 #[test]
