@@ -236,10 +236,20 @@ pub(crate) async fn read_resource(
     .await
 }
 
+/// `completion/complete`: the completion function runs within the caller's share of calls, as a
+/// tool does.
 pub(crate) async fn complete(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     request: CompleteRequestParams,
+    mut context: RequestContext<RoleServer>,
 ) -> Result<CompleteResult, ErrorData> {
+    let caller = Request::read(&mut context).caller;
+    let _slot = {
+        let holder = Holder::of(caller.as_deref(), session_of(&context.peer).is_some());
+        shared
+            .quotas
+            .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
+    };
     let of = match request.r#ref {
         Reference::Prompt(prompt) => CompletionRef::Prompt(prompt.name),
         Reference::Resource(resource) => CompletionRef::Resource(resource.uri),

@@ -659,9 +659,9 @@ impl ServerHandler for ToolboxServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        catalog::complete(&self.shared, request).await
+        catalog::complete(&self.shared, request, context).await
     }
 
     /// Subscribes the session (up to 2025-11-25) to a resource this server serves, within

@@ -347,3 +347,46 @@ async fn a_2026_listen_stream_hears_the_resources_it_names_and_the_lists_it_aske
         "not the tools', which it did not ask for: {changed}"
     );
 }
+
+#[tokio::test]
+async fn a_prompt_get_holds_a_place_of_the_sessions_share_of_calls_until_it_ends() {
+    let server = server();
+    let mut limits = server.limits();
+    limits.max_calls_per_session = 1;
+    server.set_limits(limits).unwrap();
+    let mut session =
+        Session::open(server.clone(), 1 << 20, Some(json!({"elicitation": {}}))).await;
+    // The first get waits on the user's answer, holding the session's one place.
+    session
+        .send(request(1, "prompts/get", json!({"name": "focused_review"})))
+        .await;
+    let ask = session.next().await;
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    for (id, method, params) in [
+        (2, "prompts/get", json!({"name": "chart"})),
+        (3, "resources/read", json!({"uri": "shop://hours"})),
+        (
+            4,
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "plan_delivery"},
+                   "argument": {"name": "city", "value": ""}}),
+        ),
+    ] {
+        let refused = session.request(request(id, method, params)).await;
+        assert_eq!(refused["error"]["code"], -32029, "{method}: {refused}");
+        assert_eq!(refused["error"]["data"]["limit"], "max_calls_per_session");
+    }
+    session
+        .send(json!({"jsonrpc": "2.0", "id": ask["id"],
+                     "result": {"action": "decline"}}))
+        .await;
+    let got = session.next().await;
+    assert_eq!(got["id"], 1, "{got}");
+    let read = session
+        .request(request(5, "resources/read", json!({"uri": "shop://hours"})))
+        .await;
+    assert_eq!(
+        read["result"]["contents"][0]["text"], "9 to 5",
+        "the place came back: {read}"
+    );
+}
