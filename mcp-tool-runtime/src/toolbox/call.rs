@@ -40,7 +40,9 @@ pub(crate) struct Registered {
     pub(crate) task: crate::tool::TaskSupport,
     /// Whether only its views may call it (MCP Apps `visibility: ["app"]`).
     pub(crate) app_only: bool,
-    /// Whether it declares a view or a visibility (MCP Apps).
+    /// Whether it declares a view or a visibility (MCP Apps): the server then declares the
+    /// extension (feature `rmcp`).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) has_ui: bool,
     /// Whether its calls become tasks where the body escalates.
     pub(crate) escalates: bool,
