@@ -75,7 +75,10 @@ async def run(server, version):
         check(chase.messages[0].content.type == "resource", f"[{version}] the toolbox's prompt is served")
         resources = await client.list_resources()
         uris = [str(r.uri) for r in resources.resources]
-        check(uris == ["terms://payment", "shop://terms"], f"[{version}] both sides' resources are listed: {uris}")
+        check(
+            uris == ["terms://payment", "ui://invoices/view", "shop://terms"],
+            f"[{version}] both sides' resources are listed: {uris}",
+        )
         terms = await client.read_resource("shop://terms")
         check("30 days" in terms.contents[0].text, f"[{version}] the handler's resource is read")
         invoice = await client.read_resource("invoices://INV-2")
