@@ -8,15 +8,15 @@ use rmcp::model::{
     CompleteResult, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
     GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, RequestStateError, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    ReadResourceResponse, RequestStateError, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::call::{custom_request, router, serve_call};
+use super::capabilities::declared;
 use super::catalog;
 use super::changes::{Changes, Lists, UpdateError, Wants};
 use super::convert::{ServeError, Snapshot};
@@ -100,7 +100,7 @@ impl ToolboxServer {
     /// # Errors
     /// A tool whose entry rmcp's model refuses.
     pub fn with_info(toolbox: Toolbox, server: Implementation) -> Result<Self, ServeError> {
-        let info = ServerConfig::new(capabilities(&toolbox)).with_server_info(server);
+        let info = ServerConfig::new(declared(&toolbox)).with_server_info(server);
         let snapshot = Snapshot::new(toolbox)?;
         Ok(ToolboxServer {
             shared: Arc::new(Shared {
@@ -389,50 +389,6 @@ impl crate::auth::ToolScopes for ToolboxServer {
             .scopes(tool)
             .map(<[_]>::to_vec)
     }
-}
-
-/// What a `ToolboxServer` declares: tools (and that their list changes), logging and tasks;
-/// prompts, resources (subscriptions and list changes) and completions when the toolbox it is
-/// made with has them.
-fn capabilities(toolbox: &Toolbox) -> ServerCapabilities {
-    let mut capabilities = ServerCapabilities::builder()
-        .enable_tools()
-        .enable_tool_list_changed()
-        .enable_logging()
-        .enable_tasks()
-        .build();
-    let (prompts, resources) = (toolbox.has_prompts(), toolbox.has_resources());
-    let both = ServerCapabilities::builder()
-        .enable_prompts()
-        .enable_prompts_list_changed()
-        .enable_resources()
-        .enable_resources_list_changed()
-        .enable_resources_subscribe()
-        .enable_completions()
-        .build();
-    if prompts {
-        capabilities.prompts = both.prompts;
-    }
-    if resources {
-        capabilities.resources = both.resources;
-    }
-    if prompts || resources {
-        capabilities.completions = both.completions;
-    }
-    // MCP Apps: declared as 2026-07-28 declares extensions (and read so by hosts of every
-    // version), with the view MIME type it serves.
-    if toolbox.has_views() {
-        let mut apps = serde_json::Map::new();
-        apps.insert(
-            "mimeTypes".to_owned(),
-            serde_json::json!([crate::apps::VIEW_MIME_TYPE]),
-        );
-        capabilities
-            .extensions
-            .get_or_insert_with(Default::default)
-            .insert(crate::apps::EXTENSION_ID.to_owned(), apps);
-    }
-    capabilities
 }
 
 impl ServerHandler for ToolboxServer {

@@ -13,6 +13,7 @@
 //! - `request`: one reading of a request (its version, the verified caller, the key binding
 //!   state and tasks to that caller), made once where a call enters;
 //! - `call`: serving `tools/call`, a dispatcher to one function per kind of call;
+//! - `capabilities`: what the server declares, from its toolbox;
 //! - `catalog`: serving prompts, resources, completions and resource subscriptions;
 //! - `errors`: the JSON-RPC errors around a call (unknown tool, missing capability, cancelled);
 //! - `live`: the call context's channel to the client;
@@ -30,6 +31,7 @@
 #![allow(deprecated)]
 
 mod call;
+mod capabilities;
 mod catalog;
 mod changes;
 mod compose;
