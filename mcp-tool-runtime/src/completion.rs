@@ -2,7 +2,7 @@
 //! what was typed, derived from its type or from a function of yours, filtered by the prefix and
 //! capped at the spec's 100 values.
 
-use std::any::{Any, type_name};
+use std::any::Any;
 
 use serde_json::{Map, Value};
 
@@ -55,13 +55,8 @@ impl<'a> Complete<'a> {
     /// # Errors
     /// `-32603` when the toolbox holds none.
     pub fn state<S: Any + Send + Sync>(&self) -> Result<&'a S, ProtocolError> {
-        self.state.get::<S>().ok_or_else(|| {
-            ProtocolError::internal(format!(
-                "the completion of `{}` needs state of type `{}`, which its toolbox does not hold",
-                self.argument,
-                type_name::<S>()
-            ))
-        })
+        self.state
+            .required(format_args!("the completion of `{}`", self.argument))
     }
 }
 

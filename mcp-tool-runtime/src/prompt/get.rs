@@ -1,7 +1,7 @@
 //! [`PromptGet`]: one `prompts/get` as a prompt receives it: its string arguments, read into
 //! typed values with errors naming the argument, the toolbox's state and the call context.
 
-use std::any::{Any, type_name};
+use std::any::Any;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -58,12 +58,6 @@ impl<'a> PromptGet<'a> {
     /// # Errors
     /// `-32603` when the toolbox holds none (registration refuses a declared need).
     pub fn state<S: Any + Send + Sync>(&self) -> Result<&'a S, ProtocolError> {
-        self.state.get::<S>().ok_or_else(|| {
-            ProtocolError::internal(format!(
-                "prompt `{}` needs state of type `{}`, which its toolbox does not hold",
-                self.name,
-                type_name::<S>()
-            ))
-        })
+        self.state.required(format_args!("prompt `{}`", self.name))
     }
 }

@@ -1,7 +1,7 @@
 //! [`ResourceRead`]: one `resources/read` as a resource receives it: the URI, its template
 //! variables read into typed values, the toolbox's state and the request's context.
 
-use std::any::{Any, type_name};
+use std::any::Any;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -56,12 +56,9 @@ impl<'a> ResourceRead<'a> {
     /// # Errors
     /// `-32603` when the toolbox holds none (registration refuses a declared need).
     pub fn state<S: Any + Send + Sync>(&self) -> Result<&'a S, ProtocolError> {
-        self.state.get::<S>().ok_or_else(|| {
-            ProtocolError::internal(format!(
-                "resource `{}` needs state of type `{}`, which its toolbox does not hold",
-                crate::message::quote(self.uri),
-                type_name::<S>()
-            ))
-        })
+        self.state.required(format_args!(
+            "resource `{}`",
+            crate::message::quote(self.uri)
+        ))
     }
 }

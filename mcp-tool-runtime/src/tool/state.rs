@@ -43,6 +43,21 @@ impl State {
         );
     }
 
+    /// The value of type `S` that `owner` (`prompt \`review\``) needs, or `-32603` saying the
+    /// toolbox holds none: for prompts, resources and completions, which answer with JSON-RPC
+    /// errors.
+    pub(crate) fn required<S: Any + Send + Sync>(
+        &self,
+        owner: impl std::fmt::Display,
+    ) -> Result<&S, crate::ProtocolError> {
+        self.get::<S>().ok_or_else(|| {
+            crate::ProtocolError::internal(format!(
+                "{owner} needs state of type `{}`, which its toolbox does not hold",
+                std::any::type_name::<S>()
+            ))
+        })
+    }
+
     /// Adds every value of `other`; a type both hold as different values is refused, by its
     /// name, and nothing is added.
     pub(crate) fn merge(&mut self, other: &State) -> Result<(), &'static str> {
