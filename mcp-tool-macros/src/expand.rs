@@ -87,10 +87,37 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let declaration = declaration(&krate, attr, f);
     let option_check = option_check(&krate, attr, f);
     let result_check = result_check(&krate, f);
-    let (bindings, call_args) = bindings(&krate, f);
-    let await_ = item.sig.asyncness.map(|_| quote!(.await));
+    let is_async = item.sig.asyncness.is_some();
+    // A synchronous tool's body is one labeled block, not a future of its own: every such tool
+    // shares the one `Ready<ToolResult>` future type instead of compiling a state machine each.
+    let bail = if is_async {
+        quote!(return __error)
+    } else {
+        quote!(break '__call __error)
+    };
+    let (bindings, call_args) = bindings(&krate, f, &bail);
+    let await_ = is_async.then(|| quote!(.await));
     let finish = finish(&krate, attr.kind(), &f.output, attr.text.as_ref());
     let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
+    let body = if is_async {
+        quote! {
+            #krate::__private::std::boxed::Box::pin(async move {
+                #(#bindings)*
+                let __out = #user_call;
+                #finish
+            })
+        }
+    } else {
+        // Labeled only where a read can break out of it: an unused label is a warning.
+        let label = (!bindings.is_empty()).then(|| quote!('__call:));
+        quote! {
+            #krate::__private::ready(#label {
+                #(#bindings)*
+                let __out = #user_call;
+                #finish
+            })
+        }
+    };
 
     quote! {
         #item
@@ -108,11 +135,7 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
                 &'__a self,
                 __call: #krate::ToolCall<'__a>,
             ) -> #krate::BoxFuture<'__a, #krate::ToolResult> {
-                #krate::__private::std::boxed::Box::pin(async move {
-                    #(#bindings)*
-                    let __out = #user_call;
-                    #finish
-                })
+                #body
             }
         }
     }
@@ -332,7 +355,13 @@ fn result_check(krate: &TokenStream, f: &Function) -> TokenStream {
 
 /// One `let` per parameter, reading it from the call; and the expressions passed to the function.
 /// Each read names the parameter's type once, spanned there: an unmet bound is one error, at it.
-fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Ident>) {
+/// `bail` leaves the body with the read's error: `return` from an async block, `break` from a
+/// synchronous tool's labeled block.
+fn bindings(
+    krate: &TokenStream,
+    f: &Function,
+    bail: &TokenStream,
+) -> (Vec<TokenStream>, Vec<syn::Ident>) {
     let mut lets = Vec::new();
     let mut names = Vec::new();
     for (i, param) in f.params.iter().enumerate() {
@@ -352,7 +381,7 @@ fn bindings(krate: &TokenStream, f: &Function) -> (Vec<TokenStream>, Vec<syn::Id
         lets.push(quote! {
             let #local = match #read {
                 ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => return __error,
+                ::core::result::Result::Err(__error) => #bail,
             };
         });
         names.push(local);

@@ -155,7 +155,7 @@ where
 /// assert!(mcp_tool_runtime::completion::values_of::<String>().is_empty());
 /// ```
 pub fn values_of<T: schemars::JsonSchema>() -> Vec<String> {
-    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let schema = crate::schema::root_schema::<T>(schemars::SchemaGenerator::default());
     let mut values = Vec::new();
     collect_values(schema.as_value(), schema.as_value(), 0, &mut values);
     values

@@ -13,6 +13,12 @@ use crate::schema::{self, InputSchemaBuilder, OutputSchema, SchemaObject};
 use crate::structured::AllowNone;
 use crate::tool::{StateRequirement, ToolCall};
 
+/// The future of a synchronous tool's call: its result, already made. One future type for every
+/// such tool, so none compiles a state machine of its own.
+pub fn ready<'a>(result: ToolResult) -> crate::BoxFuture<'a, ToolResult> {
+    Box::pin(std::future::ready(result))
+}
+
 /// Reads the argument `name`.
 pub fn argument<T: Argument>(call: &ToolCall<'_>, name: &str) -> Result<T, ToolResult> {
     call.argument(name)

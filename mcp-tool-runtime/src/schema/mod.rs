@@ -6,6 +6,7 @@
 #![doc = include_str!("../../docs/clients.md")]
 
 mod portable;
+mod root;
 mod strict;
 
 use std::sync::Arc;
@@ -13,6 +14,8 @@ use std::sync::Arc;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
+
+pub(crate) use root::root_schema;
 
 use crate::structured::{self, AllowNone, Shape};
 use crate::version::{PerRevision, Revision};
@@ -130,9 +133,7 @@ fn generator_for_input() -> SchemaGenerator {
 /// ```
 pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
     build_output_schema(
-        generator_for_output()
-            .into_root_schema_for::<T>()
-            .to_value(),
+        root::root_schema::<T>(generator_for_output()).to_value(),
         allow_none,
     )
 }
@@ -340,7 +341,7 @@ fn is_constraint(keyword: &str) -> bool {
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
-    build_input_schema(generator_for_input().into_root_schema_for::<T>().to_value())
+    build_input_schema(root::root_schema::<T>(generator_for_input()).to_value())
 }
 
 /// The non-generic rest of [`input_schema_of`]: compiled once, not once per argument type.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::reader::{self, PathError};
 use super::state::State;
 use crate::build::build_result;
 use crate::message::{describe, quote};
@@ -28,12 +29,6 @@ fn bounded(error: &serde_json::Error) -> String {
     let outside = format!("{}\"{quoted}\"{}", &message[..open], &message[close + 1..]);
     // What is left outside the quotes is serde's own wording, short unless serde changes.
     crate::message::truncate(&outside, 4 * crate::message::MAX_QUOTED).into_owned()
-}
-
-/// Where inside a deserialized value an error happened, `None` at its root.
-fn inner_path(error: &serde_path_to_error::Error<serde_json::Error>) -> Option<String> {
-    let at = error.path().to_string();
-    (at != "." && !at.is_empty()).then_some(at)
 }
 
 /// One call of a tool: its arguments, its resolved result options and the toolbox's state.
@@ -80,10 +75,18 @@ impl<'a> ToolCall<'a> {
     pub fn argument<T: DeserializeOwned>(&self, name: &str) -> Result<T, ToolResult> {
         // Only the deserialization is generic over `T`; the messages are built by non-generic
         // functions, once for every argument type.
+        static NULL: Value = Value::Null;
+        // Matches, not `map_err`: a closure is one more function per argument type.
         let Some(value) = self.arguments.get(name) else {
-            return T::deserialize(&Value::Null).map_err(|_| self.missing(name));
+            return match reader::from_value(&NULL) {
+                Ok(value) => Ok(value),
+                Err(_) => Err(self.missing(name)),
+            };
         };
-        serde_path_to_error::deserialize(value).map_err(|e| self.invalid(name, value, &e))
+        match reader::from_value(value) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(self.invalid(name, value, &error)),
+        }
     }
 
     fn missing(&self, name: &str) -> ToolResult {
@@ -93,13 +96,8 @@ impl<'a> ToolCall<'a> {
         ))
     }
 
-    fn invalid(
-        &self,
-        name: &str,
-        value: &Value,
-        error: &serde_path_to_error::Error<serde_json::Error>,
-    ) -> ToolResult {
-        let place = match inner_path(error) {
+    fn invalid(&self, name: &str, value: &Value, error: &PathError) -> ToolResult {
+        let place = match error.path() {
             Some(at) if at.starts_with('[') => format!("`{name}` at `{name}{}`", quote(&at)),
             Some(at) => format!("`{name}` at `{name}.{}`", quote(&at)),
             None => format!("`{name}`"),
@@ -114,16 +112,17 @@ impl<'a> ToolCall<'a> {
 
     /// All arguments deserialized as one argument struct `T`.
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
-        // `&Map` is a deserializer itself: no copy of the arguments.
-        serde_path_to_error::deserialize(&self.arguments).map_err(|e| self.invalid_arguments(&e))
+        // Read in place: no copy of the arguments.
+        match reader::from_map(&self.arguments) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(self.invalid_arguments(&error)),
+        }
     }
 
-    fn invalid_arguments(
-        &self,
-        error: &serde_path_to_error::Error<serde_json::Error>,
-    ) -> ToolResult {
-        let place =
-            inner_path(error).map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));
+    fn invalid_arguments(&self, error: &PathError) -> ToolResult {
+        let place = error
+            .path()
+            .map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));
         self.options.error(format!(
             "invalid arguments of tool `{}`{place}: {}",
             self.options.tool_name,

@@ -6,6 +6,7 @@
 mod call;
 mod declaration;
 mod entry;
+mod reader;
 mod state;
 
 use futures_util::future::BoxFuture;

@@ -121,7 +121,11 @@ impl Registered {
             state,
             context,
         };
-        let outcome = AssertUnwindSafe(self.tool.call(call)).catch_unwind().await;
+        // `call` is made within the future caught, not before it: a synchronous tool's body runs
+        // when `call` is made, and a panic there is caught like one in a future.
+        let outcome = AssertUnwindSafe(async { self.tool.call(call).await })
+            .catch_unwind()
+            .await;
         let result = outcome.unwrap_or_else(|panic| {
             let message = panic
                 .downcast_ref::<&str>()

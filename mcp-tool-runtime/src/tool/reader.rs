@@ -1,0 +1,807 @@
+//! The deserializer a call's arguments are read through: serde_json's reading of a `Value`, with
+//! the path to an error.
+//!
+//! serde_json reads every scalar here, so what a value deserializes to, and every message, is
+//! serde_json's; this file only walks arrays, objects and enums, so that an error raised inside
+//! one learns the index or key it was raised under on its way out. That costs nothing on a call
+//! that reads well (no path is kept until something fails), and it compiles to a few small
+//! functions per argument type: `serde_path_to_error`, which does the same for any deserializer by
+//! wrapping every visitor, compiled about 400 lines of LLVM IR per argument struct, most of what a
+//! crate of tools spent building its argument reading.
+
+use std::fmt::{self, Display};
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, Expected, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+use serde::forward_to_deserialize_any;
+use serde_json::{Map, Number, Value};
+
+/// Reads `value` as `T`.
+pub(crate) fn from_value<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, PathError> {
+    T::deserialize(Node(value))
+}
+
+/// Reads the object `map` as `T`, as serde_json's `&Map` deserializer does.
+pub(crate) fn from_map<'de, T: de::Deserialize<'de>>(
+    map: &'de Map<String, Value>,
+) -> Result<T, PathError> {
+    T::deserialize(Object(map))
+}
+
+/// One step from a value into a part of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Index(usize),
+    Key(String),
+}
+
+/// A serde_json error, and where in the value read it was raised.
+#[derive(Debug)]
+pub(crate) struct PathError {
+    /// From the innermost step out: each level pushes its own as the error leaves it.
+    outward: Vec<Segment>,
+    inner: serde_json::Error,
+}
+
+impl PathError {
+    fn under(mut self, segment: Segment) -> Self {
+        self.outward.push(segment);
+        self
+    }
+
+    /// serde_json's error.
+    pub(crate) fn inner(&self) -> &serde_json::Error {
+        &self.inner
+    }
+
+    /// Where the error was raised, as `lines[1].quantity`; `None` at the root.
+    pub(crate) fn path(&self) -> Option<String> {
+        if self.outward.is_empty() {
+            return None;
+        }
+        let mut path = String::new();
+        for segment in self.outward.iter().rev() {
+            match segment {
+                Segment::Index(index) => path.push_str(&format!("[{index}]")),
+                Segment::Key(key) => {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(key);
+                }
+            }
+        }
+        Some(path)
+    }
+}
+
+impl From<serde_json::Error> for PathError {
+    fn from(inner: serde_json::Error) -> Self {
+        PathError {
+            outward: Vec::new(),
+            inner,
+        }
+    }
+}
+
+impl Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.path() {
+            Some(path) => write!(f, "{path}: {}", self.inner),
+            None => self.inner.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Every message is serde_json's own: its error formats `null` and floats the JSON way.
+impl de::Error for PathError {
+    fn custom<T: Display>(message: T) -> Self {
+        serde_json::Error::custom(message).into()
+    }
+
+    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        <serde_json::Error as de::Error>::invalid_type(unexpected, expected).into()
+    }
+
+    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        <serde_json::Error as de::Error>::invalid_value(unexpected, expected).into()
+    }
+
+    fn invalid_length(len: usize, expected: &dyn Expected) -> Self {
+        <serde_json::Error as de::Error>::invalid_length(len, expected).into()
+    }
+
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        <serde_json::Error as de::Error>::unknown_variant(variant, expected).into()
+    }
+
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        <serde_json::Error as de::Error>::unknown_field(field, expected).into()
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        <serde_json::Error as de::Error>::missing_field(field).into()
+    }
+
+    fn duplicate_field(field: &'static str) -> Self {
+        <serde_json::Error as de::Error>::duplicate_field(field).into()
+    }
+}
+
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => number_unexpected(n),
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+fn number_unexpected(n: &Number) -> Unexpected<'static> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => Unexpected::Unsigned(u),
+        (None, Some(i)) => Unexpected::Signed(i),
+        _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+/// Not generic over the visitor: only its `Expected` is needed.
+fn invalid_type(value: &Value, expected: &dyn Expected) -> PathError {
+    de::Error::invalid_type(unexpected(value), expected)
+}
+
+/// The token serde_json's `RawValue` deserializes through, which only serde_json can read.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A value being read.
+#[derive(Clone, Copy)]
+struct Node<'de>(&'de Value);
+
+/// serde_json reads a scalar; its error has no path yet.
+macro_rules! scalar {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+            Ok(self.0.$method(visitor)?)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Node<'de> {
+    type Error = PathError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
+            scalar => Ok(scalar.deserialize_any(visitor)?),
+        }
+    }
+
+    scalar! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_unit deserialize_identifier
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            other => Ok(other.deserialize_bytes(visitor)?),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        if name == RAW_VALUE_TOKEN {
+            return Ok(self.0.deserialize_newtype_struct(name, visitor)?);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            other => Err(invalid_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Object(map) => visit_object(map, visitor),
+            other => Err(invalid_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
+            other => Err(invalid_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Object(map) => Object(map).deserialize_enum(name, variants, visitor),
+            Value::String(variant) => visitor.visit_enum(Variant {
+                name: variant,
+                value: None,
+            }),
+            other => Err(invalid_type(other, &"string or map")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_unit()
+    }
+}
+
+/// An object read as a whole: what serde_json's `&Map` deserializer does.
+struct Object<'de>(&'de Map<String, Value>);
+
+impl<'de> Deserializer<'de> for Object<'de> {
+    type Error = PathError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visit_object(self.0, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        let mut entries = self.0.iter();
+        match (entries.next(), entries.next()) {
+            (Some((name, value)), None) => visitor.visit_enum(Variant {
+                name,
+                value: Some(value),
+            }),
+            _ => Err(de::Error::invalid_value(
+                Unexpected::Map,
+                &"map with a single key",
+            )),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_unit()
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier
+    }
+}
+
+fn visit_array<'de, V: Visitor<'de>>(
+    items: &'de [Value],
+    visitor: V,
+) -> Result<V::Value, PathError> {
+    let mut seq = Items {
+        items: items.iter(),
+        index: 0,
+    };
+    let value = visitor.visit_seq(&mut seq)?;
+    match seq.items.len() {
+        0 => Ok(value),
+        _ => Err(de::Error::invalid_length(
+            items.len(),
+            &"fewer elements in array",
+        )),
+    }
+}
+
+fn visit_object<'de, V: Visitor<'de>>(
+    map: &'de Map<String, Value>,
+    visitor: V,
+) -> Result<V::Value, PathError> {
+    let mut entries = Entries {
+        entries: map.iter(),
+        value: None,
+    };
+    let value = visitor.visit_map(&mut entries)?;
+    match entries.entries.len() {
+        0 => Ok(value),
+        _ => Err(de::Error::invalid_length(
+            map.len(),
+            &"fewer elements in map",
+        )),
+    }
+}
+
+struct Items<'de> {
+    items: std::slice::Iter<'de, Value>,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for Items<'de> {
+    type Error = PathError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, PathError> {
+        let Some(item) = self.items.next() else {
+            return Ok(None);
+        };
+        let index = self.index;
+        self.index += 1;
+        match seed.deserialize(Node(item)) {
+            Ok(value) => Ok(Some(value)),
+            Err(error) => Err(error.under(Segment::Index(index))),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+struct Entries<'de> {
+    entries: serde_json::map::Iter<'de>,
+    /// The key and value of the entry whose key was read last.
+    value: Option<(&'de str, &'de Value)>,
+}
+
+impl<'de> MapAccess<'de> for Entries<'de> {
+    type Error = PathError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, PathError> {
+        let Some((key, value)) = self.entries.next() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        // A key that cannot be read (an unknown field, a key that is not the number it must be)
+        // is where the error is, named as it was sent.
+        match seed.deserialize(Key(key)) {
+            Ok(key) => Ok(Some(key)),
+            Err(error) => Err(error.under(Segment::Key(key.clone()))),
+        }
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, PathError> {
+        let Some((key, value)) = self.value.take() else {
+            return Err(de::Error::custom("value is missing"));
+        };
+        match seed.deserialize(Node(value)) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(error.under(Segment::Key(key.to_owned()))),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+/// An object's key, read as serde_json reads one: a string, or the number or `bool` it spells.
+struct Key<'de>(&'de str);
+
+/// A key read as a number is read by serde_json's own parser, and must be a number and nothing
+/// else (a JSON number starts with `-` or a digit and ends with a digit).
+macro_rules! numeric_key {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+            let numeric = self.0.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+                && self.0.ends_with(|c: char| c.is_ascii_digit());
+            if !numeric {
+                return Err(not_numeric());
+            }
+            let mut parser = serde_json::Deserializer::from_str(self.0);
+            let value = parser.$method(visitor)?;
+            parser.end().map_err(|_| not_numeric())?;
+            Ok(value)
+        }
+    )*};
+}
+
+/// serde_json's words for a key that is not the number it must be.
+fn not_numeric() -> PathError {
+    de::Error::custom("invalid value: expected key to be a number in quotes")
+}
+
+impl<'de> Deserializer<'de> for Key<'de> {
+    type Error = PathError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    numeric_key! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        match self.0 {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            other => Err(de::Error::invalid_type(Unexpected::Str(other), &visitor)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        visitor.visit_enum(Variant {
+            name: self.0,
+            value: None,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier ignored_any
+    }
+}
+
+/// An enum's variant: its name, and the value beside it in a one-key object.
+struct Variant<'de> {
+    name: &'de str,
+    value: Option<&'de Value>,
+}
+
+impl<'de> EnumAccess<'de> for Variant<'de> {
+    type Error = PathError;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), PathError> {
+        let name = de::value::BorrowedStrDeserializer::<PathError>::new(self.name);
+        Ok((seed.deserialize(name)?, self))
+    }
+}
+
+impl Variant<'_> {
+    fn under<T>(&self, read: Result<T, PathError>) -> Result<T, PathError> {
+        read.map_err(|error| error.under(Segment::Key(self.name.to_owned())))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'de> {
+    type Error = PathError;
+
+    fn unit_variant(self) -> Result<(), PathError> {
+        match self.value {
+            Some(value) => self.under(de::Deserialize::deserialize(Node(value))),
+            None => Ok(()),
+        }
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, PathError> {
+        self.under(match self.value {
+            Some(value) => seed.deserialize(Node(value)),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            )),
+        })
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        self.under(match self.value {
+            Some(Value::Array(items)) if items.is_empty() => visitor.visit_unit(),
+            Some(Value::Array(items)) => visit_array(items, visitor),
+            Some(other) => Err(invalid_type(other, &"tuple variant")),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        self.under(match self.value {
+            Some(Value::Object(map)) => visit_object(map, visitor),
+            Some(other) => Err(invalid_type(other, &"struct variant")),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            )),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+    use std::fmt::Debug;
+
+    use serde::Deserialize;
+    use serde::de::DeserializeOwned;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Line {
+        sku: String,
+        quantity: u32,
+        #[serde(default)]
+        note: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Order {
+        customer: String,
+        lines: Vec<Line>,
+        #[serde(default)]
+        tags: BTreeMap<String, u8>,
+        priority: Option<Priority>,
+    }
+
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Priority {
+        Low,
+        High,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    enum Shape {
+        Dot,
+        Circle(f64),
+        Rect(u32, u32),
+        Poly { points: Vec<(i32, i32)> },
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(tag = "kind")]
+    enum Tagged {
+        Card { last4: String },
+        Cash,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Number(i64),
+        Words(Vec<String>),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Flat {
+        id: u64,
+        #[serde(flatten)]
+        rest: BTreeMap<String, Value>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Cents(u64);
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Unit;
+
+    /// What serde_json and serde_path_to_error make of `value` as `T`: the value or the message,
+    /// and the path to an error (`None` at the root).
+    fn reference<T: DeserializeOwned>(value: &Value) -> Result<T, (String, Option<String>)> {
+        let plain = T::deserialize(value).map_err(|e| e.to_string());
+        let tracked = serde_path_to_error::deserialize::<_, T>(value);
+        match (plain, tracked) {
+            (Ok(value), Ok(_)) => Ok(value),
+            (Err(message), Err(error)) => {
+                let path = error.path().to_string();
+                Err((message, (path != ".").then_some(path)))
+            }
+            _ => panic!("serde_json and serde_path_to_error disagree on {value}"),
+        }
+    }
+
+    fn same<T: DeserializeOwned + PartialEq + Debug>(values: &[Value]) {
+        for value in values {
+            let ours = from_value::<T>(value).map_err(|e| (e.inner().to_string(), e.path()));
+            let mut theirs = reference::<T>(value);
+            // Where serde_path_to_error cannot name a key that failed to read (`?`), the reader
+            // names it as it was sent.
+            if let (Err((_, Some(ours))), Err((_, Some(path)))) = (&ours, &mut theirs)
+                && let Some(parent) = path.strip_suffix('?')
+            {
+                let key = ours.strip_prefix(parent).expect("the same parent");
+                assert!(!key.is_empty(), "{ours}");
+                *path = ours.clone();
+            }
+            assert_eq!(ours, theirs, "{} from {value}", std::any::type_name::<T>());
+            if let Value::Object(map) = value {
+                let ours = from_map::<T>(map).map_err(|e| (e.inner().to_string(), e.path()));
+                let theirs = T::deserialize(map).map_err(|e| e.to_string());
+                assert_eq!(ours.map_err(|(m, _)| m), theirs, "from the map {value}");
+            }
+        }
+    }
+
+    #[test]
+    fn structs_read_and_fail_as_serde_json_reads_them_with_the_path_serde_path_to_error_finds() {
+        same::<Order>(&[
+            json!({"customer": "ACME", "lines": [{"sku": "A", "quantity": 2}], "priority": "high"}),
+            json!({"customer": "ACME", "lines": [{"sku": "A", "quantity": 2, "note": "x"}, {"sku": "B", "quantity": "3"}]}),
+            json!({"customer": "ACME", "lines": [{"sku": "A", "quantity": -1}]}),
+            json!({"customer": "ACME", "lines": [{"sku": "A"}]}),
+            json!({"customer": "ACME", "lines": [], "tags": {"vip": 300}}),
+            json!({"customer": "ACME", "lines": [], "colour": "red"}),
+            json!({"customer": "ACME", "lines": [], "priority": "urgent"}),
+            json!({"customer": 7, "lines": []}),
+            json!({"lines": []}),
+            json!({"customer": "ACME", "lines": {"sku": "A"}}),
+            json!(["ACME", [], {}, null]),
+            json!(["ACME", [["A", 1.5]]]),
+            json!(null),
+            json!("ACME"),
+            json!({"customer": "ACME", "customer": "B", "lines": []}),
+        ]);
+    }
+
+    #[test]
+    fn enums_of_every_representation_read_as_serde_json_reads_them() {
+        same::<Vec<Shape>>(&[
+            json!(["Dot", {"Circle": 1.5}, {"Rect": [1, 2]}, {"Poly": {"points": [[1, -2]]}}]),
+            json!([{"Dot": null}, {"Rect": [1]}]),
+            json!([{"Rect": [1, 2, 3]}]),
+            json!([{"Circle": "wide"}]),
+            json!([{"Poly": {"points": [[1, 2], [3, "x"]]}}]),
+            json!([{"Poly": [1]}]),
+            json!(["Circle"]),
+            json!(["Rect"]),
+            json!(["Poly"]),
+            json!([{"Dot": 1}]),
+            json!([{"Square": 1}]),
+            json!([{"Dot": null, "Circle": 1.0}]),
+            json!([{}]),
+            json!([7]),
+            json!([{"Rect": []}]),
+        ]);
+        same::<Tagged>(&[
+            json!({"kind": "Card", "last4": "4242"}),
+            json!({"kind": "Cash"}),
+            json!({"kind": "Card"}),
+            json!({"kind": "Cheque"}),
+            json!({"last4": "4242"}),
+        ]);
+        same::<Vec<Either>>(&[json!([1, ["a", "b"]]), json!([1.5]), json!([["a", 2]])]);
+    }
+
+    #[test]
+    fn maps_keys_and_scalars_read_as_serde_json_reads_them() {
+        same::<HashMap<u32, String>>(&[json!({"1": "one", "20": "twenty"}), json!({"1": 1})]);
+        // serde_path_to_error cannot say which key was not a number (`?`); the reader names it.
+        for key in ["x", "1x", "1 ", "-1", "1.5", ""] {
+            let error = from_value::<HashMap<u32, String>>(&json!({ key: "one" })).unwrap_err();
+            let theirs = serde_json::from_value::<HashMap<u32, String>>(json!({ key: "one" }));
+            assert_eq!(error.inner().to_string(), theirs.unwrap_err().to_string());
+            assert_eq!(error.path().as_deref(), Some(key));
+        }
+        same::<BTreeMap<bool, i8>>(&[
+            json!({"true": 1, "false": -1}),
+            json!({"yes": 1}),
+            json!({"true": 200}),
+        ]);
+        same::<BTreeMap<Priority, f64>>(&[json!({"low": 1.0}), json!({"mid": 1.0})]);
+        same::<(u8, String, char, bool)>(&[
+            json!([1, "a", "c", true]),
+            json!([256, "a", "c", true]),
+            json!([1, "a", "cc", true]),
+            json!([1, "a"]),
+            json!([1, "a", "c", true, null]),
+        ]);
+        same::<[i16; 2]>(&[json!([1, 2]), json!([1]), json!([1, 2, 3])]);
+        same::<Vec<f32>>(&[json!([1, -2, 0.5, 1e40])]);
+        same::<(i128, u128, i64, u64)>(&[
+            json!([-1, 1, i64::MIN, u64::MAX]),
+            json!([1.5, 1, 1, 1]),
+            json!([1, -1, 1, 1]),
+        ]);
+        same::<Option<Cents>>(&[json!(null), json!(5), json!(-5), json!("5")]);
+        same::<Vec<Unit>>(&[json!([null]), json!([1])]);
+        same::<()>(&[json!(null), json!(0)]);
+        same::<Value>(&[json!({"a": [1, {"b": null}], "c": "d"})]);
+        same::<Flat>(&[
+            json!({"id": 1, "x": [1], "y": {}}),
+            json!({"x": 1}),
+            json!({"id": "1"}),
+        ]);
+        same::<Vec<u8>>(&[json!([1, 2, 255]), json!([1, 256]), json!("bytes")]);
+    }
+
+    #[test]
+    fn a_path_names_keys_and_indexes_from_the_root_out() {
+        let error = from_value::<Order>(
+            &json!({"customer": "ACME", "lines": [{"sku": "A", "quantity": 1}, {"sku": "B", "quantity": true}]}),
+        )
+        .unwrap_err();
+        assert_eq!(error.path().as_deref(), Some("lines[1].quantity"));
+        assert_eq!(
+            error.to_string(),
+            "lines[1].quantity: invalid type: boolean `true`, expected u32"
+        );
+        let error = from_value::<Vec<Vec<u8>>>(&json!([[1], [2, "x"]])).unwrap_err();
+        assert_eq!(error.path().as_deref(), Some("[1][1]"));
+        let error = from_value::<u8>(&json!("x")).unwrap_err();
+        assert_eq!(error.path(), None);
+        assert_eq!(error.to_string(), "invalid type: string \"x\", expected u8");
+    }
+}
