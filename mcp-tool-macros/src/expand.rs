@@ -141,73 +141,148 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     }
 }
 
-/// The `ToolDeclaration` literal: everything known before a call.
+/// The `ToolDeclaration`: everything known before a call. The runtime makes it from the four
+/// things every tool has; only the keys a tool sets are written after, each one assignment: a
+/// tool costs its own keys to compile, not the whole struct.
 fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
     let (name, _) = attr.tool_name(&f.item.sig.ident);
-    let name = cow(krate, name);
-    let title = option(attr.title.as_ref().map(|t| cow(krate, t)));
     let description = match (&attr.description, &f.doc) {
-        (Some(lit), _) => option(Some(cow(krate, lit))),
-        (None, Some(doc)) => option(Some(cow(krate, doc))),
+        (Some(lit), _) => option(Some(quote!(#lit))),
+        (None, Some(doc)) => option(Some(quote!(#doc))),
         (None, None) => option(None::<TokenStream>),
     };
-    let annotations = option(attr.annotations.as_ref().map(|a| {
+    let input_schema = input_schema(krate, f);
+    let output_schema = output_schema(krate, attr, f);
+    let mut set = Vec::new();
+    let mut assign = |field: &str, value: TokenStream| {
+        let field = format_ident!("{}", field);
+        set.push(quote!(__declaration.#field = #value;));
+    };
+    if let Some(title) = &attr.title {
+        assign("title", option(Some(cow(krate, title))));
+    }
+    if let Some(a) = &attr.annotations {
         let read_only = flag(a.read_only);
         let destructive = flag(a.destructive);
         let idempotent = flag(a.idempotent);
         let open_world = flag(a.open_world);
-        quote! {
-            #krate::ToolAnnotations {
-                title: ::core::option::Option::None,
-                read_only_hint: #read_only,
-                destructive_hint: #destructive,
-                idempotent_hint: #idempotent,
-                open_world_hint: #open_world,
-            }
-        }
-    }));
-    let include_output_schema = flag(attr.include_output_schema);
-    let include_structured_content = flag(attr.include_structured_content);
-    let kind = match attr.kind() {
-        Kind::Text => quote!(Text),
-        Kind::Image => quote!(Image),
-        Kind::Audio => quote!(Audio),
-        Kind::ResourceLink => quote!(ResourceLink),
-        Kind::Resource => quote!(Resource),
-        Kind::Blocks => quote!(Blocks),
-    };
-    let mime_type = option(attr.mime_type.as_ref().map(|m| cow(krate, m)));
-    let icons = &attr.icons;
-    let scopes = &attr.scopes;
-    let task = match attr.task {
-        None => quote!(#krate::tool::TaskSupport::No),
-        Some((false, _)) => quote!(#krate::tool::TaskSupport::Optional),
-        Some((true, _)) => quote!(#krate::tool::TaskSupport::Required),
-    };
-    let escalates = attr.escalates.is_some_and(|flag| flag.value);
-    let mirror = option(attr.mirror.map(|(compact, _)| {
-        if compact {
+        assign(
+            "annotations",
+            option(Some(quote! {
+                #krate::ToolAnnotations {
+                    title: ::core::option::Option::None,
+                    read_only_hint: #read_only,
+                    destructive_hint: #destructive,
+                    idempotent_hint: #idempotent,
+                    open_world_hint: #open_world,
+                }
+            })),
+        );
+    }
+    if !attr.icons.is_empty() {
+        let icons = &attr.icons;
+        assign(
+            "icons",
+            quote!(#krate::__private::std::vec![#(#krate::tool::Icon::new(#icons)),*]),
+        );
+    }
+    if !attr.meta.is_empty() {
+        let meta_keys = attr.meta.iter().map(|(key, _)| key);
+        let meta_values = attr.meta.iter().map(|(_, value)| value);
+        assign(
+            "meta",
+            quote! {
+                [
+                    #((
+                        #krate::__private::std::string::String::from(#meta_keys),
+                        #krate::__private::serde_json::Value::from(#meta_values),
+                    )),*
+                ]
+                .into_iter()
+                .collect()
+            },
+        );
+    }
+    if let Some((compact, _)) = attr.mirror {
+        let mirror = if compact {
             quote!(#krate::Mirror::Compact)
         } else {
             quote!(#krate::Mirror::Pretty)
-        }
-    }));
-    let schema_profile = option(attr.schema.as_ref().map(|(word, _)| match word.as_str() {
-        "strict" => quote!(#krate::SchemaProfile::Strict),
-        "as_derived" => quote!(#krate::SchemaProfile::AsDerived),
-        _ => quote!(#krate::SchemaProfile::Portable),
-    }));
-    let meta_keys = attr.meta.iter().map(|(key, _)| key);
-    let meta_values = attr.meta.iter().map(|(_, value)| value);
-    let input_schema = input_schema(krate, f);
-    let output_schema = output_schema(krate, attr, f);
-    let states = f.params.iter().filter_map(|p| match &p.role {
-        Role::State { state } => Some(state),
-        _ => None,
-    });
-    let ui = if attr.ui.is_none() && attr.visibility.is_none() {
-        quote!(::core::option::Option::None)
-    } else {
+        };
+        assign("mirror", option(Some(mirror)));
+    }
+    if let Some((word, _)) = &attr.schema {
+        let profile = match word.as_str() {
+            "strict" => quote!(#krate::SchemaProfile::Strict),
+            "as_derived" => quote!(#krate::SchemaProfile::AsDerived),
+            _ => quote!(#krate::SchemaProfile::Portable),
+        };
+        assign("schema_profile", option(Some(profile)));
+    }
+    if !attr.scopes.is_empty() {
+        let scopes = &attr.scopes;
+        assign(
+            "scopes",
+            quote!(#krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*])),
+        );
+    }
+    if let Some((required, _)) = attr.task {
+        let task = if required {
+            quote!(#krate::tool::TaskSupport::Required)
+        } else {
+            quote!(#krate::tool::TaskSupport::Optional)
+        };
+        assign("task", task);
+    }
+    if attr.escalates.is_some_and(|flag| flag.value) {
+        assign("escalates", quote!(true));
+    }
+    if attr.include_output_schema.is_some() || attr.include_structured_content.is_some() {
+        let include_output_schema = flag(attr.include_output_schema);
+        let include_structured_content = flag(attr.include_structured_content);
+        assign(
+            "flags",
+            quote! {
+                #krate::ToolFlags {
+                    include_structured_content: #include_structured_content,
+                    include_output_schema: #include_output_schema,
+                }
+            },
+        );
+    }
+    let kind = match attr.kind() {
+        Kind::Text => None,
+        Kind::Image => Some(quote!(Image)),
+        Kind::Audio => Some(quote!(Audio)),
+        Kind::ResourceLink => Some(quote!(ResourceLink)),
+        Kind::Resource => Some(quote!(Resource)),
+        Kind::Blocks => Some(quote!(Blocks)),
+    };
+    if let Some(kind) = kind {
+        assign("content_kind", quote!(#krate::ContentKind::#kind));
+    }
+    if let Some(mime_type) = &attr.mime_type {
+        assign("mime_type", option(Some(cow(krate, mime_type))));
+    }
+    let states: Vec<_> = f
+        .params
+        .iter()
+        .filter_map(|p| match &p.role {
+            Role::State { state } => Some(state),
+            _ => None,
+        })
+        .collect();
+    if !states.is_empty() {
+        assign(
+            "state",
+            quote! {
+                #krate::__private::std::borrow::Cow::Owned(#krate::__private::std::vec![
+                    #(#krate::__private::state_requirement::<#states>()),*
+                ])
+            },
+        );
+    }
+    if attr.ui.is_some() || attr.visibility.is_some() {
         let uri = option(attr.ui.as_ref());
         let who = attr.visibility.iter().flatten().map(|app| {
             if *app {
@@ -216,43 +291,20 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
                 quote!(#krate::apps::Visibility::Model)
             }
         });
-        quote!(::core::option::Option::Some(#krate::__private::tool_ui(#uri, &[#(#who),*])))
+        assign(
+            "ui",
+            quote!(::core::option::Option::Some(#krate::__private::tool_ui(#uri, &[#(#who),*]))),
+        );
+    }
+    let binding = if set.is_empty() {
+        quote!(let __declaration)
+    } else {
+        quote!(let mut __declaration)
     };
     quote! {
-        #krate::ToolDeclaration {
-            name: #name,
-            title: #title,
-            description: #description,
-            annotations: #annotations,
-            icons: #krate::__private::std::vec![
-                #(#krate::tool::Icon::new(#icons)),*
-            ],
-            meta: [
-                #((
-                    #krate::__private::std::string::String::from(#meta_keys),
-                    #krate::__private::serde_json::Value::from(#meta_values),
-                )),*
-            ]
-            .into_iter()
-            .collect(),
-            mirror: #mirror,
-            schema_profile: #schema_profile,
-            scopes: #krate::__private::std::borrow::Cow::Borrowed(&[#(#scopes),*]),
-            task: #task,
-            escalates: #escalates,
-            flags: #krate::ToolFlags {
-                include_structured_content: #include_structured_content,
-                include_output_schema: #include_output_schema,
-            },
-            content_kind: #krate::ContentKind::#kind,
-            mime_type: #mime_type,
-            input_schema: #input_schema,
-            output_schema: #output_schema,
-            state: #krate::__private::std::borrow::Cow::Owned(#krate::__private::std::vec![
-                #(#krate::__private::state_requirement::<#states>()),*
-            ]),
-            ui: #ui,
-        }
+        #binding = #krate::__private::declaration(#name, #description, #input_schema, #output_schema);
+        #(#set)*
+        __declaration
     }
 }
 

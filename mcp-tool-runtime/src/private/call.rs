@@ -13,6 +13,21 @@ use crate::schema::{self, InputSchemaBuilder, OutputSchema, SchemaObject};
 use crate::structured::AllowNone;
 use crate::tool::{StateRequirement, ToolCall};
 
+/// A tool's declaration from what every tool has, the rest at its defaults: a generated
+/// `declaration()` sets only the keys its tool declares.
+pub fn declaration(
+    name: &'static str,
+    description: Option<&'static str>,
+    input_schema: fn() -> SchemaObject,
+    output_schema: Option<fn() -> OutputSchema>,
+) -> crate::ToolDeclaration {
+    let mut declaration = crate::ToolDeclaration::new(name);
+    declaration.description = description.map(std::borrow::Cow::Borrowed);
+    declaration.input_schema = input_schema;
+    declaration.output_schema = output_schema;
+    declaration
+}
+
 /// The future of a synchronous tool's call: its result, already made. One future type for every
 /// such tool, so none compiles a state machine of its own.
 pub fn ready<'a>(result: ToolResult) -> crate::BoxFuture<'a, ToolResult> {

@@ -51,6 +51,10 @@ impl PathError {
         self
     }
 
+    fn under_key(self, key: &str) -> Self {
+        self.under(Segment::Key(key.to_owned()))
+    }
+
     /// serde_json's error.
     pub(crate) fn inner(&self) -> &serde_json::Error {
         &self.inner
@@ -332,6 +336,10 @@ impl<'de> Deserializer<'de> for Object<'de> {
     }
 }
 
+// The functions generic over a visitor or seed are compiled once per argument type: they hold
+// only what needs the type, with matches instead of `?` and closures (each one more function per
+// type), and leave the rest to the non-generic functions beside them.
+
 fn visit_array<'de, V: Visitor<'de>>(
     items: &'de [Value],
     visitor: V,
@@ -340,13 +348,12 @@ fn visit_array<'de, V: Visitor<'de>>(
         items: items.iter(),
         index: 0,
     };
-    let value = visitor.visit_seq(&mut seq)?;
-    match seq.items.len() {
-        0 => Ok(value),
-        _ => Err(de::Error::invalid_length(
-            items.len(),
-            &"fewer elements in array",
-        )),
+    match visitor.visit_seq(&mut seq) {
+        Ok(value) => match seq.left_over(items.len()) {
+            None => Ok(value),
+            Some(error) => Err(error),
+        },
+        Err(error) => Err(error),
     }
 }
 
@@ -358,19 +365,25 @@ fn visit_object<'de, V: Visitor<'de>>(
         entries: map.iter(),
         value: None,
     };
-    let value = visitor.visit_map(&mut entries)?;
-    match entries.entries.len() {
-        0 => Ok(value),
-        _ => Err(de::Error::invalid_length(
-            map.len(),
-            &"fewer elements in map",
-        )),
+    match visitor.visit_map(&mut entries) {
+        Ok(value) => match entries.left_over(map.len()) {
+            None => Ok(value),
+            Some(error) => Err(error),
+        },
+        Err(error) => Err(error),
     }
 }
 
 struct Items<'de> {
     items: std::slice::Iter<'de, Value>,
     index: usize,
+}
+
+impl Items<'_> {
+    /// serde_json's error for a visitor that stopped before the end of the array.
+    fn left_over(&self, len: usize) -> Option<PathError> {
+        (self.items.len() != 0).then(|| de::Error::invalid_length(len, &"fewer elements in array"))
+    }
 }
 
 impl<'de> SeqAccess<'de> for Items<'de> {
@@ -383,11 +396,10 @@ impl<'de> SeqAccess<'de> for Items<'de> {
         let Some(item) = self.items.next() else {
             return Ok(None);
         };
-        let index = self.index;
         self.index += 1;
         match seed.deserialize(Node(item)) {
             Ok(value) => Ok(Some(value)),
-            Err(error) => Err(error.under(Segment::Index(index))),
+            Err(error) => Err(error.under(Segment::Index(self.index - 1))),
         }
     }
 
@@ -402,6 +414,20 @@ struct Entries<'de> {
     value: Option<(&'de str, &'de Value)>,
 }
 
+impl<'de> Entries<'de> {
+    /// The next entry's key, its value kept for `next_value_seed`.
+    fn next_key(&mut self) -> Option<&'de str> {
+        let (key, value) = self.entries.next()?;
+        self.value = Some((key, value));
+        Some(key)
+    }
+
+    /// serde_json's error for a visitor that stopped before the end of the object.
+    fn left_over(&self, len: usize) -> Option<PathError> {
+        (self.entries.len() != 0).then(|| de::Error::invalid_length(len, &"fewer elements in map"))
+    }
+}
+
 impl<'de> MapAccess<'de> for Entries<'de> {
     type Error = PathError;
 
@@ -409,15 +435,14 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, PathError> {
-        let Some((key, value)) = self.entries.next() else {
+        let Some(key) = self.next_key() else {
             return Ok(None);
         };
-        self.value = Some((key, value));
         // A key that cannot be read (an unknown field, a key that is not the number it must be)
         // is where the error is, named as it was sent.
         match seed.deserialize(Key(key)) {
             Ok(key) => Ok(Some(key)),
-            Err(error) => Err(error.under(Segment::Key(key.clone()))),
+            Err(error) => Err(error.under_key(key)),
         }
     }
 
@@ -427,7 +452,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         };
         match seed.deserialize(Node(value)) {
             Ok(value) => Ok(value),
-            Err(error) => Err(error.under(Segment::Key(key.to_owned()))),
+            Err(error) => Err(error.under_key(key)),
         }
     }
 
@@ -531,7 +556,10 @@ impl<'de> EnumAccess<'de> for Variant<'de> {
 
 impl Variant<'_> {
     fn under<T>(&self, read: Result<T, PathError>) -> Result<T, PathError> {
-        read.map_err(|error| error.under(Segment::Key(self.name.to_owned())))
+        match read {
+            Ok(value) => Ok(value),
+            Err(error) => Err(error.under_key(self.name)),
+        }
     }
 }
 
