@@ -53,14 +53,39 @@ impl Outline {
     }
 }
 
-/// Checks `bytes` is one JSON value of at most `max_elements` elements, allocating nothing that
-/// grows with it (serde_json's scratch for an escaped string aside, freed at once).
+/// Checks `bytes` is within `max_elements` elements, allocating nothing that grows with it
+/// (serde_json's scratch for an escaped string aside, freed at once). A message no longer than
+/// the budget cannot exceed it, since every element starts at a byte of its own: it passes
+/// unread, and the parse that follows says whether it is JSON. A longer one is counted, and
+/// refused if it is not one JSON value.
 pub(crate) fn check(bytes: &[u8], max_elements: usize) -> Result<(), Refused> {
-    outline(bytes, max_elements).map(drop)
+    if within(bytes, max_elements) {
+        return Ok(());
+    }
+    counted(bytes, max_elements).map(drop)
 }
 
-/// Like [`check`], and returns the message's [`Outline`].
+/// Like [`check`], and returns the message's [`Outline`]. A message within the budget by its
+/// length is skimmed (`transport/skim.rs`): serde_json reads the three fields and skips the rest
+/// with its own skipping, which neither counts nor builds (a third of the counting pass's cost
+/// on a call). One it cannot skim plainly (not UTF-8, not JSON, a key escaped or repeated) is
+/// counted instead, which says why.
 pub(crate) fn outline(bytes: &[u8], max_elements: usize) -> Result<Outline, Refused> {
+    if within(bytes, max_elements)
+        && let Some(outline) = super::skim::skim(bytes)
+    {
+        return Ok(outline);
+    }
+    counted(bytes, max_elements)
+}
+
+/// Whether `bytes` are too few to hold more than `max_elements` elements.
+fn within(bytes: &[u8], max_elements: usize) -> bool {
+    bytes.len() <= max_elements
+}
+
+/// The outline and the budget, from one pass counting every element.
+pub(crate) fn counted(bytes: &[u8], max_elements: usize) -> Result<Outline, Refused> {
     let left = Cell::new(max_elements);
     let over = Cell::new(false);
     let found = RefCell::new(Outline::default());
@@ -263,7 +288,7 @@ impl<'de> Visitor<'de> for Counter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Outline, Refused, check, outline};
+    use super::{Outline, Refused, check, counted, outline};
     use rmcp::model::NumberOrString;
 
     #[test]
@@ -325,15 +350,32 @@ mod tests {
     fn refuses_what_is_not_one_json_value() {
         for bad in [&b"{"[..], b"[1,]", b"1 2", b"{\"a\" 1}", b""] {
             assert!(
-                matches!(check(bad, 100), Err(Refused::Unreadable(_))),
+                matches!(counted(bad, 100), Err(Refused::Unreadable(_))),
                 "{bad:?}"
             );
         }
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         assert!(matches!(
-            check(deep.as_bytes(), 1_000),
+            counted(deep.as_bytes(), 1_000),
             Err(Refused::Unreadable(_))
         ));
+        // Longer than its budget, it is counted by `check` too, and refused there.
+        assert!(matches!(
+            check(deep.as_bytes(), 300),
+            Err(Refused::Unreadable(_))
+        ));
+    }
+
+    #[test]
+    fn a_message_no_longer_than_its_budget_is_not_counted() {
+        // Every element starts at a byte of its own: 11 bytes hold at most 11 elements.
+        let dense = b"[0,0,0,0,0]";
+        assert!(matches!(counted(dense, 5), Err(Refused::OverBudget)));
+        assert!(counted(dense, 6).is_ok());
+        assert!(check(dense, 11).is_ok());
+        // What is not JSON passes, to be refused by the parse that follows.
+        assert!(check(b"[1,]", 4).is_ok());
+        assert!(matches!(check(b"[1,]", 3), Err(Refused::Unreadable(_))));
     }
 
     #[test]

@@ -138,7 +138,6 @@ where
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
-        let canceller = self.inner.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             // A session belongs to the caller who opened it: anyone else is told it does not
@@ -283,8 +282,10 @@ where
                 return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
             }
             let response = match (abandoned_call, headers) {
+                // The clone that answered the call sends its cancellation, made ready again
+                // first: a clone made for it on every request was a sixtieth of a call.
                 (Some(id), Some(headers)) if response.status() == StatusCode::OK => {
-                    cancel_if_abandoned(response, id, headers, canceller)
+                    cancel_if_abandoned(response, id, headers, inner)
                 }
                 _ => response,
             };
