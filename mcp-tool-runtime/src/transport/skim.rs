@@ -248,7 +248,10 @@ mod tests {
     #[test]
     fn what_is_deep_inside_a_skipped_value_is_left_to_the_parse() {
         let deep = format!(r#"{{"id":1,"a":{}1{}}}"#, "[".repeat(200), "]".repeat(200));
-        assert_eq!(skim(deep.as_bytes()).and_then(|o| o.id), Some(rmcp::model::NumberOrString::Number(1)));
+        assert_eq!(
+            skim(deep.as_bytes()).and_then(|o| o.id),
+            Some(rmcp::model::NumberOrString::Number(1))
+        );
         assert!(matches!(
             counted(deep.as_bytes(), usize::MAX),
             Err(Refused::Unreadable(_))
