@@ -26,7 +26,7 @@ pub(crate) fn skim(bytes: &[u8]) -> Option<Outline> {
 }
 
 /// The level of the message an object is read at: the two where fields are read.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Level {
     Message,
     Params,

@@ -283,7 +283,7 @@ where
             }
             let response = match (abandoned_call, headers) {
                 // The clone that answered the call sends its cancellation, made ready again
-                // first: a clone made for it on every request was a sixtieth of a call.
+                // first: a clone made for it on every request was about 1% of a call.
                 (Some(id), Some(headers)) if response.status() == StatusCode::OK => {
                     cancel_if_abandoned(response, id, headers, inner)
                 }
