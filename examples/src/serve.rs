@@ -108,7 +108,7 @@ async fn serve_on(
             .with_max_request_body_bytes(MAX_MESSAGE_BYTES * 2)
             .with_json_response(true),
     );
-    let service = HttpGuard::new(service)
+    let service = HttpGuard::rmcp(service)
         .max_body_bytes(MAX_MESSAGE_BYTES)
         .sessions(sessions);
     let router = match auth {

@@ -83,7 +83,7 @@ impl HttpServer {
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let guard = HttpGuard::new(service)
+        let guard = HttpGuard::rmcp(service)
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
             .sessions(sessions);

@@ -150,7 +150,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                         .with_json_response(true)
                         .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
                 );
-                let service = HttpGuard::new(service)
+                let service = HttpGuard::rmcp(service)
                     .max_body_bytes(MAX_BODY_BYTES)
                     .sessions(sessions);
                 let router = axum::Router::new().nest_service("/mcp", service);

@@ -59,7 +59,7 @@ impl ResourceServer {
     ///     Arc::new(LocalSessionManager::default()),
     ///     StreamableHttpServerConfig::default(),
     /// );
-    /// let service = auth.layer(HttpGuard::new(rmcp_service));
+    /// let service = auth.layer(HttpGuard::rmcp(rmcp_service));
     /// // axum: Router::new().nest_service("/mcp", service)
     /// # drop(service);
     /// # Ok(())

@@ -49,6 +49,14 @@ impl Snapshot {
                 .map(|definition| {
                     serde_json::to_value(definition)
                         .and_then(serde_json::from_value::<Tool>)
+                        .map(|mut tool| {
+                            // Names and descriptions the macro wrote stay borrowed, so the
+                            // copies rmcp asks for (`get_tool` on every 2026 call, each
+                            // `tools/list`) allocate nothing for them.
+                            tool.name = definition.name.clone();
+                            tool.description = definition.description.clone();
+                            tool
+                        })
                         .map_err(|source| ServeError {
                             tool: definition.name.to_string(),
                             source,

@@ -144,12 +144,14 @@ impl Registered {
 /// dropping) touches them, if `value` is nested deeper than [`MAX_DEPTH`]. Iterative, so any
 /// depth is measured on any stack.
 fn too_deep(value: &Value) -> Option<usize> {
+    // Arguments are mostly one object of scalars: that needs no stack.
+    if children(value).is_none_or(|mut inside| inside.all(|child| children(child).is_none())) {
+        return None;
+    }
     let mut pending = vec![(value, 0_usize)];
     while let Some((value, depth)) = pending.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
+        let Some(children) = children(value) else {
+            continue;
         };
         if depth + 1 > MAX_DEPTH {
             return Some(MAX_DEPTH);
@@ -157,6 +159,32 @@ fn too_deep(value: &Value) -> Option<usize> {
         pending.extend(children.map(|child| (child, depth + 1)));
     }
     None
+}
+
+/// The values directly inside `value`, if it is an array or an object.
+fn children(value: &Value) -> Option<impl Iterator<Item = &Value>> {
+    match value {
+        Value::Array(items) => Some(Children::Array(items.iter())),
+        Value::Object(map) => Some(Children::Object(map.values())),
+        _ => None,
+    }
+}
+
+/// The values directly inside an array or an object.
+enum Children<'a> {
+    Array(std::slice::Iter<'a, Value>),
+    Object(serde_json::map::Values<'a>),
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Children::Array(items) => items.next(),
+            Children::Object(values) => values.next(),
+        }
+    }
 }
 
 /// Drops a value without recursion (serde_json's own drop recurses once per level).
@@ -168,5 +196,29 @@ fn dismantle(value: Value) {
             Value::Object(map) => pending.extend(map.into_iter().map(|(_, v)| v)),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{MAX_DEPTH, too_deep};
+
+    /// `levels` arrays, one inside the other, around `null`.
+    fn nested(levels: usize) -> Value {
+        (0..levels).fold(Value::Null, |inner, _| Value::Array(vec![inner]))
+    }
+
+    #[test]
+    fn measures_depth_past_the_shallow_shapes_it_skips() {
+        assert_eq!(too_deep(&json!(1)), None);
+        assert_eq!(too_deep(&json!({"a": 1, "b": "x", "c": null})), None);
+        assert_eq!(too_deep(&json!({"a": {"b": [1, 2]}})), None);
+        assert_eq!(too_deep(&nested(MAX_DEPTH)), None);
+        assert_eq!(too_deep(&nested(MAX_DEPTH + 1)), Some(MAX_DEPTH));
+        // Deep under a shallow first child: the shallow shape's shortcut does not stop there.
+        let deep_second = json!({"a": 1, "b": nested(MAX_DEPTH)});
+        assert_eq!(too_deep(&deep_second), Some(MAX_DEPTH));
     }
 }

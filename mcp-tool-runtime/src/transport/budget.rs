@@ -53,6 +53,14 @@ impl Outline {
     }
 }
 
+/// Whether `bytes` may hold the JSON string `word` (plain ASCII): only if they hold its bytes,
+/// or an escape, which could spell it otherwise. Where they hold neither, no parse can read
+/// `word` from them, so the message is not, say, an `initialize`, without reading it.
+#[cfg(feature = "http")]
+pub(crate) fn may_name(bytes: &[u8], word: &str) -> bool {
+    memchr::memchr(b'\\', bytes).is_some() || memchr::memmem::find(bytes, word.as_bytes()).is_some()
+}
+
 /// Checks `bytes` is within `max_elements` elements, allocating nothing that grows with it
 /// (serde_json's scratch for an escaped string aside, freed at once). A message no longer than
 /// the budget cannot exceed it, since every element starts at a byte of its own: it passes

@@ -98,3 +98,28 @@ async fn without_authorization_sessions_are_bounded_by_the_server_alone() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_initialize_spelled_with_escapes_counts_against_the_bound() {
+    // The guard reads a message for `initialize` only where its bytes could name it: the word,
+    // or an escape. Written with escapes, it is still read, and still refused past the bound.
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            max_sessions: 1,
+            ..Settings::default()
+        },
+    )
+    .await;
+    let first = http.post(&[], &initialize(1)).await;
+    assert!(first.message.get("result").is_some(), "{first:?}");
+    let message = initialize(2);
+    let body = serde_json::to_string(&message)
+        .unwrap()
+        .replace(r#""initialize""#, r#""\u0069nitiali\u007ae""#);
+    assert!(!body.contains("initialize"), "{body}");
+    let refused = http.post_raw(&[], &message, body.as_bytes()).await;
+    assert_eq!(refused.message["id"], 2, "{refused:?}");
+    assert_limit(&refused.message, "max_sessions", 1);
+}

@@ -15,13 +15,15 @@ use http_body_util::{BodyExt, Full};
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::TxJsonRpcMessage;
+use rmcp::transport::StreamableHttpService;
 
 use super::body::{Body, HttpResponse, json_rpc_response, read_body};
 use super::gate::Gate;
 use super::sessions::{BoundedSessions, BoundedSessionsError};
+use super::shared::SharedRmcp;
 use crate::server::reached;
 use crate::transport::budget::DEFAULT_MAX_ELEMENTS;
-use crate::transport::budget::{Outline, outline};
+use crate::transport::budget::{self, Outline, may_name, outline};
 use crate::transport::reply::{find_id, parse, refusal};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
@@ -47,7 +49,7 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
 ///     StreamableHttpServerConfig::default(),
 /// );
 /// // Bodies up to 8 MiB; rmcp's own limit must not be lower.
-/// let service = HttpGuard::new(rmcp_service).max_body_bytes(8 << 20);
+/// let service = HttpGuard::rmcp(rmcp_service).max_body_bytes(8 << 20);
 /// // axum: Router::new().nest_service("/mcp", service)
 /// # drop(service);
 /// # Ok(())
@@ -76,7 +78,18 @@ impl<S> HttpGuard<S> {
             sessions: None,
         }
     }
+}
 
+impl<H, M> HttpGuard<SharedRmcp<H, M>> {
+    /// A guard in front of rmcp's `service`, which every request shares (see [`SharedRmcp`])
+    /// rather than cloning its settings twice as a tower service's clone would: the way to put
+    /// the guard in front of rmcp. Accepts bodies up to [`DEFAULT_MAX_BODY_BYTES`].
+    pub fn rmcp(service: StreamableHttpService<H, M>) -> Self {
+        HttpGuard::new(SharedRmcp::new(service))
+    }
+}
+
+impl<S> HttpGuard<S> {
     /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
     /// when `sessions`, the manager given to rmcp's service, has as many live sessions as it
     /// allows; and binds each session to the caller who opened it (see [`BoundedSessions`]).
@@ -225,31 +238,34 @@ where
                         .expect("a valid response"));
                 }
             };
-            // Counted first, without being built, and outlined in the same pass; rmcp alone
-            // parses it (a second parse here was a sixth of a call).
-            let outline = match outline(&body, max_elements) {
-                Err(refused) => match refusal(&body, refused, max_elements) {
-                    Some(reply) => return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST)),
-                    // A notification that cannot be read is owed no reply: rmcp answers it.
-                    None => Outline::default(),
-                },
-                // A key that came twice: read the message whole, as rmcp will.
-                Ok(outline) if outline.repeated => match parse(&body) {
-                    Ok(message) => outline_of(&message),
-                    Err(Some(reply)) => {
-                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
-                    }
-                    Err(None) => Outline::default(),
-                },
-                Ok(outline) => outline,
+            // What the guard acts on: the tool a `tools/call` names, for a layer in front (the
+            // resource server's scope check); whether the message is an `initialize`, where
+            // sessions are bounded. Only then is the message outlined (a skim, or a count that
+            // says why it cannot be read); otherwise it is only held to its element budget, and
+            // rmcp alone parses it (a second parse here was a sixth of a call, the skim a
+            // fiftieth).
+            let gate = parts.extensions.get::<Gate>().cloned();
+            let may_open_session = sessions.is_some()
+                && !parts.headers.contains_key(SESSION_ID)
+                && may_name(&body, "initialize");
+            let outline = if gate.is_some() || may_open_session {
+                match outline_or_reply(&body, max_elements) {
+                    Ok(outline) => outline,
+                    Err(reply) => return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST)),
+                }
+            } else {
+                if let Err(refused) = budget::check(&body, max_elements)
+                    && let Some(reply) = refusal(&body, refused, max_elements)
+                {
+                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                }
+                Outline::default()
             };
-            // A 2025 call (on a session): its id, to cancel it if its client hangs up.
-            let abandoned_call = session
-                .as_ref()
-                .and_then(|_| outline.called_tool())
-                .and_then(|_| outline.id.clone());
+            // A 2025 call (on a session) is cancelled if its client hangs up; which call it is
+            // is read only then.
+            let may_be_call = session.is_some() && may_name(&body, "tools/call");
             // A layer in front (the resource server's scope check) may refuse the tool.
-            if let Some(Gate(gate)) = parts.extensions.get::<Gate>()
+            if let Some(Gate(gate)) = &gate
                 && let Some(tool) = outline.called_tool()
                 && let Some(refusal) = gate.refuse(&parts, tool)
             {
@@ -270,7 +286,7 @@ where
                 );
                 return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
             }
-            let headers = abandoned_call.as_ref().map(|_| parts.headers.clone());
+            let headers = may_be_call.then(|| Kept::of(&parts.headers));
             let response = inner
                 .call(Request::from_parts(parts, Full::new(body.clone())))
                 .await?;
@@ -281,11 +297,16 @@ where
             {
                 return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
             }
-            let response = match (abandoned_call, headers) {
-                // The clone that answered the call sends its cancellation, made ready again
+            let response = match headers {
+                // The service that answered the call sends its cancellation, made ready again
                 // first: a clone made for it on every request was about 1% of a call.
-                (Some(id), Some(headers)) if response.status() == StatusCode::OK => {
-                    cancel_if_abandoned(response, id, headers, inner)
+                Some(headers) if response.status() == StatusCode::OK => {
+                    let call = Abandoned {
+                        body,
+                        max_elements,
+                        headers,
+                    };
+                    cancel_if_abandoned(response, call, inner)
                 }
                 _ => response,
             };
@@ -306,16 +327,61 @@ where
     }
 }
 
-/// `response` (a 2025 call's reply), watched: if its body is dropped before its end, the client
-/// hung up, and the call `id` is cancelled on its session (sent with the call's own `headers`,
-/// so it reaches the same session as the same caller): the tool stops, and gives back its
-/// places.
-fn cancel_if_abandoned<S>(
-    response: HttpResponse,
-    id: RequestId,
-    headers: http::HeaderMap,
-    canceller: S,
-) -> HttpResponse
+/// A 2025 message on a session that may be a `tools/call`, kept to cancel it by its id if its
+/// client hangs up: its body (shared, not copied), and the headers rmcp reads to take the
+/// cancellation to the same session.
+struct Abandoned {
+    body: Bytes,
+    max_elements: usize,
+    headers: Kept,
+}
+
+/// The request headers rmcp reads of a POST on a session, kept (shared, not copied) for the
+/// cancellation: whom it is for (`Host`, `Origin`, against its allowed hosts and origins), the
+/// session and its protocol version. Whatever else the client sent (an `Mcp-Method` naming
+/// the call) says nothing of the cancellation, or would contradict it.
+struct Kept([Option<header::HeaderValue>; 4]);
+
+impl Kept {
+    const NAMES: [&'static str; 4] = ["host", "origin", SESSION_ID, "mcp-protocol-version"];
+
+    fn of(headers: &http::HeaderMap) -> Kept {
+        Kept(Self::NAMES.map(|name| headers.get(name).cloned()))
+    }
+
+    /// The headers of the cancellation: these, and the JSON body it is.
+    fn into_headers(self) -> http::HeaderMap {
+        let mut headers = http::HeaderMap::with_capacity(6);
+        for (name, value) in Self::NAMES.into_iter().zip(self.0) {
+            if let Some(value) = value {
+                headers.insert(name, value);
+            }
+        }
+        headers.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            header::ACCEPT,
+            header::HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        headers
+    }
+}
+
+impl Abandoned {
+    /// The id of the call, if the message is a `tools/call` with one.
+    fn call_id(&self) -> Option<RequestId> {
+        let outline = outline_or_reply(&self.body, self.max_elements).ok()?;
+        outline.called_tool()?;
+        outline.id
+    }
+}
+
+/// `response` (the reply to a 2025 message on a session), watched: if its body is dropped before
+/// its end, the client hung up, and, if the message was a `tools/call`, the call is cancelled on
+/// its session: the tool stops, and gives back its places.
+fn cancel_if_abandoned<S>(response: HttpResponse, call: Abandoned, canceller: S) -> HttpResponse
 where
     S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
         + Send
@@ -327,6 +393,9 @@ where
     let canceller = std::sync::Mutex::new(canceller);
     let on_abandon = move || {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let Some(id) = call.call_id() else {
             return;
         };
         let mut canceller = canceller
@@ -342,7 +411,7 @@ where
                 .method(Method::POST)
                 .body(Full::new(Bytes::from(notice.to_string())))
                 .expect("a valid request");
-            *request.headers_mut() = headers;
+            *request.headers_mut() = call.headers.into_headers();
             if std::future::poll_fn(|cx| canceller.poll_ready(cx))
                 .await
                 .is_ok()
@@ -355,6 +424,23 @@ where
         parts,
         super::abandon::Watched::new(body, on_abandon).boxed(),
     )
+}
+
+/// The outline of `body` (skimmed, or counted within `max_elements`), or the reply refusing it.
+/// A message whose outline cannot be trusted (a key it reads came twice) is read whole, as rmcp
+/// will read it. A notification that cannot be read is owed no reply: rmcp answers it.
+fn outline_or_reply(
+    body: &[u8],
+    max_elements: usize,
+) -> Result<Outline, Box<TxJsonRpcMessage<RoleServer>>> {
+    match outline(body, max_elements) {
+        Err(refused) => refusal(body, refused, max_elements).map_or(Ok(Outline::default()), Err),
+        Ok(outline) if outline.repeated => match parse(body) {
+            Ok(message) => Ok(outline_of(&message)),
+            Err(reply) => reply.map_or(Ok(Outline::default()), Err),
+        },
+        Ok(outline) => Ok(outline),
+    }
 }
 
 /// What rmcp answers for a session it does not know (the MCP spec: 404).

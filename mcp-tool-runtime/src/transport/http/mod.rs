@@ -16,6 +16,7 @@
 //! - `body`: reading a body whole within a limit, and the responses the guard answers with;
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
+//! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
 //! - `abandon`: cancelling a 2025 call whose client hung up;
 //! - `serve`: [`serve`], connections with deadlines and a graceful shutdown.
 
@@ -25,9 +26,11 @@ pub(crate) mod gate;
 mod guard;
 mod serve;
 mod sessions;
+mod shared;
 
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
 pub use serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
 pub use sessions::{
     BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CALLER,
 };
+pub use shared::SharedRmcp;

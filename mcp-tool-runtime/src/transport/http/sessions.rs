@@ -49,7 +49,7 @@ pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 ///     sessions.clone(),
 ///     StreamableHttpServerConfig::default(),
 /// );
-/// let service = HttpGuard::new(rmcp_service).sessions(sessions);
+/// let service = HttpGuard::rmcp(rmcp_service).sessions(sessions);
 /// # drop(service);
 /// ```
 pub struct BoundedSessions {
