@@ -53,12 +53,14 @@ impl Outline {
     }
 }
 
-/// Whether `bytes` may hold the JSON string `word` (plain ASCII): only if they hold its bytes,
-/// or an escape, which could spell it otherwise. Where they hold neither, no parse can read
-/// `word` from them, so the message is not, say, an `initialize`, without reading it.
+/// Whether `bytes` may hold the JSON string `word` (plain ASCII, its searcher built once): only
+/// if they hold its bytes, or an escape, which could spell it otherwise. Where they hold
+/// neither, no parse can read `word` from them, so the message is not, say, an `initialize`,
+/// without reading it. The word is looked for first: a message that names it is usually told
+/// within its first hundred bytes.
 #[cfg(feature = "http")]
-pub(crate) fn may_name(bytes: &[u8], word: &str) -> bool {
-    memchr::memchr(b'\\', bytes).is_some() || memchr::memmem::find(bytes, word.as_bytes()).is_some()
+pub(crate) fn may_name(bytes: &[u8], word: &memchr::memmem::Finder<'_>) -> bool {
+    word.find(bytes).is_some() || memchr::memchr(b'\\', bytes).is_some()
 }
 
 /// Checks `bytes` is within `max_elements` elements, allocating nothing that grows with it
@@ -298,6 +300,21 @@ impl<'de> Visitor<'de> for Counter<'_> {
 mod tests {
     use super::{Outline, Refused, check, counted, outline};
     use rmcp::model::NumberOrString;
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn a_word_may_be_named_by_its_bytes_or_by_an_escape_and_only_so() {
+        let word = memchr::memmem::Finder::new("initialize");
+        let may = |text: &str| super::may_name(text.as_bytes(), &word);
+        assert!(may(r#"{"method":"initialize","id":1}"#));
+        // Escaped, the word's bytes are not there, but a parse reads it.
+        assert!(may(r#"{"method":"\u0069nitialize","id":1}"#));
+        // Any escape, anywhere, may spell it.
+        assert!(may(r#"{"method":"tools/list","params":{"x":"\n"}}"#));
+        assert!(!may(r#"{"method":"tools/list","id":1}"#));
+        assert!(!may(r#"{"method":"initializ","id":1}"#));
+        assert!(!may(""));
+    }
 
     #[test]
     fn the_outline_is_read_where_the_fields_are_and_nowhere_else() {

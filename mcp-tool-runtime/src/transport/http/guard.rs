@@ -5,13 +5,14 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{Method, Request, Response, StatusCode, header};
+use http::{HeaderName, Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full};
+use memchr::memmem::Finder;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::TxJsonRpcMessage;
@@ -173,9 +174,9 @@ where
                     )
                 })
                 .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
-            let session = parts
-                .headers
-                .get(SESSION_ID)
+            let session_header = parts.headers.get(&SESSION_ID);
+            let has_session_header = session_header.is_some();
+            let session = session_header
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
             if let (Some(sessions), Some(id)) = (&sessions, &session)
@@ -245,9 +246,8 @@ where
             // rmcp alone parses it (a second parse here was a sixth of a call, the skim a
             // fiftieth).
             let gate = parts.extensions.get::<Gate>().cloned();
-            let may_open_session = sessions.is_some()
-                && !parts.headers.contains_key(SESSION_ID)
-                && may_name(&body, "initialize");
+            let may_open_session =
+                sessions.is_some() && !has_session_header && may_name(&body, &INITIALIZE);
             let outline = if gate.is_some() || may_open_session {
                 match outline_or_reply(&body, max_elements) {
                     Ok(outline) => outline,
@@ -263,7 +263,7 @@ where
             };
             // A 2025 call (on a session) is cancelled if its client hangs up; which call it is
             // is read only then.
-            let may_be_call = session.is_some() && may_name(&body, "tools/call");
+            let may_be_call = session.is_some() && may_name(&body, &TOOLS_CALL);
             // A layer in front (the resource server's scope check) may refuse the tool.
             if let Some(Gate(gate)) = &gate
                 && let Some(tool) = outline.called_tool()
@@ -272,7 +272,7 @@ where
                 return Ok(refusal);
             }
             if let Some(sessions) = &sessions
-                && !parts.headers.contains_key(SESSION_ID)
+                && !has_session_header
                 && let Some(id) = outline.initialize_id()
                 && let Some(refusal) = sessions.refuse_another_for(share.as_ref()).await
             {
@@ -315,7 +315,7 @@ where
                 && session.is_none()
                 && let Some(id) = response
                     .headers()
-                    .get(SESSION_ID)
+                    .get(&SESSION_ID)
                     .and_then(|v| v.to_str().ok())
             {
                 sessions
@@ -343,10 +343,23 @@ struct Abandoned {
 struct Kept([Option<header::HeaderValue>; 4]);
 
 impl Kept {
-    const NAMES: [&'static str; 4] = ["host", "origin", SESSION_ID, "mcp-protocol-version"];
+    const NAMES: [HeaderName; 4] = [
+        header::HOST,
+        header::ORIGIN,
+        SESSION_ID,
+        HeaderName::from_static("mcp-protocol-version"),
+    ];
 
     fn of(headers: &http::HeaderMap) -> Kept {
-        Kept(Self::NAMES.map(|name| headers.get(name).cloned()))
+        // One pass over the handful of headers a request has, rather than a hashed lookup of
+        // each name; the first value of a name, as `get` would give.
+        let mut kept = Kept(Default::default());
+        for (name, value) in headers {
+            if let Some(slot) = Self::NAMES.iter().position(|kept| kept == name) {
+                kept.0[slot].get_or_insert_with(|| value.clone());
+            }
+        }
+        kept
     }
 
     /// The headers of the cancellation: these, and the JSON body it is.
@@ -451,8 +464,12 @@ fn session_not_found() -> HttpResponse {
         .expect("a valid response")
 }
 
+/// The methods the guard looks for in a body before it reads it (see [`may_name`]).
+static INITIALIZE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("initialize"));
+static TOOLS_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("tools/call"));
+
 /// The header naming a Streamable HTTP session.
-const SESSION_ID: &str = "mcp-session-id";
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The outline of a message rmcp's model holds.
 fn outline_of(message: &ClientJsonRpcMessage) -> Outline {
