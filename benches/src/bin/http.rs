@@ -12,6 +12,8 @@
 //!   (`ServerDefaults::mirror(Mirror::Compact)`), the same bytes to frame as rmcp's.
 //!
 //! `http` runs everything; `http --quick` (CI) runs a second per point and fewer calls.
+//! Every server of a version is up at once and each point is loaded three times (3 s each), the
+//! servers taking turns; a point reports its median round by requests/s (`--quick`: one round).
 //! `http serve KIND [CONTENT_TYPE BODY_FILE]` is one server, answering until its stdin closes.
 //!
 //! Per point: requests/s, p50/p99/max latency (wrk's), the server's CPU-seconds per request
@@ -465,6 +467,12 @@ struct Point {
     cpu_us_per_request: f64,
 }
 
+/// Of a point's rounds, the one with the median requests/s.
+fn median(mut rounds: Vec<Point>) -> Point {
+    rounds.sort_by(|a, b| a.rps.total_cmp(&b.rps));
+    rounds.swap_remove(rounds.len() / 2)
+}
+
 fn load(
     server: &Server,
     version: &str,
@@ -593,7 +601,7 @@ fn main() {
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
-    let (seconds, calls) = if quick { (1, 20) } else { (5, 200) };
+    let (seconds, rounds, calls) = if quick { (1, 1, 20) } else { (3, 3, 200) };
     let dir = std::env::temp_dir().join(format!("mcp-http-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for version in VERSIONS {
@@ -603,25 +611,46 @@ fn main() {
             "| server | connections | requests/s | p50 ms | p99 ms | max ms | CPU µs/request | x ours CPU |"
         );
         println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-        let mut ours_cpu = [0.0; CONNECTIONS.len()];
-        let mut peaks = Vec::new();
-        for kind in KINDS {
-            let replay: &[String] = if kind == "hyper" { &replay } else { &[] };
-            let server = Server::start(kind, None, replay);
-            let session =
-                (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
-            for (at, connections) in CONNECTIONS.into_iter().enumerate() {
-                let point = load(
-                    &server,
-                    version,
-                    session.as_deref(),
-                    connections,
-                    seconds,
-                    &dir,
-                );
-                if kind == "ours" {
-                    ours_cpu[at] = point.cpu_us_per_request;
+        // Every server is up for the whole version, and each point is loaded `rounds` times,
+        // the servers taking turns: a drift of the machine (this 2-core machine's throughput
+        // moves by tens of percent within minutes) falls on every server alike, and each
+        // point reports its median round by requests/s.
+        let servers: Vec<(&str, Server, Option<String>)> = KINDS
+            .into_iter()
+            .map(|kind| {
+                let replay: &[String] = if kind == "hyper" { &replay } else { &[] };
+                let server = Server::start(kind, None, replay);
+                let session =
+                    (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
+                (kind, server, session)
+            })
+            .collect();
+        let mut points: Vec<Vec<Vec<Point>>> = servers
+            .iter()
+            .map(|_| CONNECTIONS.iter().map(|_| Vec::new()).collect())
+            .collect();
+        for (at, connections) in CONNECTIONS.into_iter().enumerate() {
+            for _ in 0..rounds {
+                for ((_, server, session), points) in servers.iter().zip(&mut points) {
+                    let point = load(
+                        server,
+                        version,
+                        session.as_deref(),
+                        connections,
+                        seconds,
+                        &dir,
+                    );
+                    points[at].push(point);
                 }
+            }
+        }
+        let medians: Vec<Vec<Point>> = points
+            .into_iter()
+            .map(|per_connections| per_connections.into_iter().map(median).collect())
+            .collect();
+        for ((kind, _, _), points) in servers.iter().zip(&medians) {
+            for ((connections, point), ours) in CONNECTIONS.into_iter().zip(points).zip(&medians[0])
+            {
                 println!(
                     "| {kind} | {connections} | {:.0} | {:.2} | {:.2} | {:.2} | {:.1} | {:.2}x |",
                     point.rps,
@@ -629,9 +658,12 @@ fn main() {
                     point.p99_ms,
                     point.max_ms,
                     point.cpu_us_per_request,
-                    point.cpu_us_per_request / ours_cpu[at]
+                    point.cpu_us_per_request / ours.cpu_us_per_request
                 );
             }
+        }
+        let mut peaks = Vec::new();
+        for (kind, server, _) in servers {
             peaks.push((kind, peak_rss_mb(server.pid())));
             server.stop();
         }
