@@ -8,6 +8,7 @@ mod changes;
 mod context;
 mod convert;
 mod fixtures;
+mod header_deadline;
 mod headers;
 mod input_required;
 mod keep_alive;

@@ -19,9 +19,11 @@
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
 //! - `abandon`: cancelling a 2025 call whose client hung up;
 //! - `serve`: [`serve`], connections with deadlines and a graceful shutdown.
+//! - `deadlines`: the coarse clock of `serve`'s header deadlines.
 
 mod abandon;
 pub(crate) mod body;
+mod deadlines;
 pub(crate) mod gate;
 mod guard;
 mod serve;

@@ -9,11 +9,13 @@ use std::time::Duration;
 use bytes::Bytes;
 use http::{Request, Response};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
+
+use super::deadlines::Deadlines;
 
 /// How long a connection may take to send a request's line and headers, by default: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -26,7 +28,9 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(30);
 #[non_exhaustive]
 pub struct ServeOptions {
     /// A connection that has not sent a whole request head within this is closed
-    /// ([`DEFAULT_HEADER_READ_TIMEOUT`] unless set). Bodies are
+    /// ([`DEFAULT_HEADER_READ_TIMEOUT`] unless set), at most a twentieth of it (and at most
+    /// half a second) late: these deadlines are kept by one coarse clock, not armed in tokio's
+    /// timer for every request (which woke a parked thread on every keep-alive call). Bodies are
     /// [`HttpGuard::body_timeout`](super::HttpGuard::body_timeout)'s to time.
     pub header_read_timeout: Duration,
     /// After the shutdown signal, how long requests in flight may take to finish
@@ -122,6 +126,12 @@ where
 {
     let graceful = GracefulShutdown::new();
     let mut connections = JoinSet::new();
+    // The connections' header deadlines, ended by one task that goes when `serve` returns.
+    let tick = (options.header_read_timeout / 20)
+        .clamp(Duration::from_millis(1), Duration::from_millis(500));
+    let (deadlines, ticks) = Deadlines::new(tick);
+    let mut ticking = JoinSet::new();
+    ticking.spawn(ticks);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
@@ -140,7 +150,7 @@ where
         // still serves, only slower.
         let _ = stream.set_nodelay(true);
         let connection = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
+            .timer(deadlines.clone())
             .header_read_timeout(options.header_read_timeout)
             .serve_connection(
                 TokioIo::new(stream),
