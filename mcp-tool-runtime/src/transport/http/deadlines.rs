@@ -120,7 +120,8 @@ impl Future for Deadline {
                 id
             }
         };
-        // Armed again if the ticking task took it (it cannot have: it takes only what is due).
+        // Armed again if the ticking task took it, due between the clock's reading above and
+        // this lock: it then ends at the next tick.
         match waiting.sleeps.get_mut(&(deadline, id)) {
             Some(waker) => waker.clone_from(cx.waker()),
             None => {
