@@ -20,9 +20,8 @@ async fn start() -> std::net::SocketAddr {
     addr
 }
 
-/// Reads until the server closes the connection; how long that took.
-async fn closed_after(stream: &mut TcpStream) -> Duration {
-    let started = Instant::now();
+/// Reads until the server closes the connection; how long after `started` it did.
+async fn closed_after(stream: &mut TcpStream, started: Instant) -> Duration {
     let mut buffer = [0_u8; 1024];
     loop {
         match tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer)).await {
@@ -55,16 +54,19 @@ async fn get(stream: &mut TcpStream) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_head_that_does_not_come_in_time_closes_its_connection() {
     let addr = start().await;
+    // Before the connection exists, so before its deadline can start.
+    let started = Instant::now();
     let mut stream = TcpStream::connect(addr).await.unwrap();
     // Half a head, and nothing more.
     stream
         .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         .await
         .unwrap();
-    let took = closed_after(&mut stream).await;
-    // Never before the deadline; after it by at most a tick (15 ms here) and a slow moment.
-    assert!(took >= TIMEOUT - Duration::from_millis(20), "{took:?}");
-    assert!(took < TIMEOUT + Duration::from_millis(700), "{took:?}");
+    let took = closed_after(&mut stream, started).await;
+    // Never before the deadline; after it by at most a tick (15 ms here) and a busy machine's
+    // moment (the whole suite runs beside it).
+    assert!(took >= TIMEOUT, "{took:?}");
+    assert!(took < TIMEOUT + Duration::from_secs(2), "{took:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,6 +82,6 @@ async fn a_keep_alive_connection_whose_heads_come_in_time_lives_past_the_timeout
     get(&mut stream).await;
     assert!(started.elapsed() > 2 * TIMEOUT);
     // Then idle: waiting for a head that does not come is the same deadline.
-    let took = closed_after(&mut stream).await;
-    assert!(took < TIMEOUT + Duration::from_millis(700), "{took:?}");
+    let took = closed_after(&mut stream, Instant::now()).await;
+    assert!(took < TIMEOUT + Duration::from_secs(2), "{took:?}");
 }
