@@ -25,19 +25,25 @@ fn session_id(reply: &HttpReply) -> String {
         .to_owned()
 }
 
-#[tokio::test]
-async fn sessions_past_the_servers_limit_are_refused_on_initialize() {
+/// A server of at most `max_sessions` sessions, and the reply that opened its first.
+async fn with_one_session_open(max_sessions: usize) -> (HttpServer, HttpReply) {
     let (served, _) = server(Limits::default());
     let http = HttpServer::start_with(
         served,
         Settings {
-            max_sessions: 2,
+            max_sessions,
             ..Settings::default()
         },
     )
     .await;
     let first = http.post(&[], &initialize(1)).await;
     assert!(first.message.get("result").is_some(), "{first:?}");
+    (http, first)
+}
+
+#[tokio::test]
+async fn sessions_past_the_servers_limit_are_refused_on_initialize() {
+    let (http, first) = with_one_session_open(2).await;
     let second = http.post(&[], &initialize(2)).await;
     assert!(second.message.get("result").is_some(), "{second:?}");
 
@@ -103,17 +109,7 @@ async fn without_authorization_sessions_are_bounded_by_the_server_alone() {
 async fn an_initialize_spelled_with_escapes_counts_against_the_bound() {
     // The guard reads a message for `initialize` only where its bytes could name it: the word,
     // or an escape. Written with escapes, it is still read, and still refused past the bound.
-    let (served, _) = server(Limits::default());
-    let http = HttpServer::start_with(
-        served,
-        Settings {
-            max_sessions: 1,
-            ..Settings::default()
-        },
-    )
-    .await;
-    let first = http.post(&[], &initialize(1)).await;
-    assert!(first.message.get("result").is_some(), "{first:?}");
+    let (http, _) = with_one_session_open(1).await;
     let message = initialize(2);
     let body = serde_json::to_string(&message)
         .unwrap()

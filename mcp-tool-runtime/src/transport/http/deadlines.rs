@@ -168,6 +168,13 @@ mod tests {
     /// A busy machine's moment: the other tests run beside these.
     const SLACK: Duration = Duration::from_secs(1);
 
+    /// A timer ticking every [`TICK`], on the test's runtime (which ends its task with it).
+    fn ticking() -> Deadlines {
+        let (timer, ticks) = Deadlines::new(TICK);
+        tokio::spawn(ticks);
+        timer
+    }
+
     /// Waits for `sleep`, failing the test if it never ends.
     async fn ended(sleep: std::pin::Pin<Box<dyn hyper::rt::Sleep>>) {
         tokio::time::timeout(Duration::from_secs(10), sleep)
@@ -177,8 +184,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_sleep_ends_after_its_deadline_within_a_tick_and_leaves_nothing_armed() {
-        let (timer, ticks) = Deadlines::new(TICK);
-        let ticking = tokio::spawn(ticks);
+        let timer = ticking();
         for wait in [
             Duration::ZERO,
             Duration::from_millis(50),
@@ -191,13 +197,11 @@ mod tests {
             assert!(took < wait + TICK + SLACK, "{took:?} for {wait:?}");
             assert_eq!(timer.armed(), 0);
         }
-        ticking.abort();
     }
 
     #[tokio::test]
     async fn a_dropped_sleep_is_disarmed_and_others_end_in_their_order() {
-        let (timer, ticks) = Deadlines::new(TICK);
-        let ticking = tokio::spawn(ticks);
+        let timer = ticking();
         let long = timer.sleep(Duration::from_secs(3600));
         let waiting = tokio::time::timeout(Duration::from_millis(60), long).await;
         assert!(waiting.is_err(), "an hour's sleep ended");
@@ -215,13 +219,11 @@ mod tests {
         assert!(ends[1] <= ends[2] && ends[2] <= ends[0], "{ends:?}");
         assert!(ends[1] >= Duration::from_millis(30), "{ends:?}");
         assert_eq!(timer.armed(), 0);
-        ticking.abort();
     }
 
     #[tokio::test]
     async fn the_ticking_task_rests_without_sleeps_and_wakes_for_one() {
-        let (timer, ticks) = Deadlines::new(TICK);
-        let ticking = tokio::spawn(ticks);
+        let timer = ticking();
         // It finds nothing at its first tick, and rests.
         let rested = Instant::now();
         while !super::lock(&timer.shared.waiting).resting {
@@ -232,6 +234,5 @@ mod tests {
         ended(timer.sleep(Duration::from_millis(40))).await;
         let took = started.elapsed();
         assert!(took < Duration::from_millis(40) + TICK + SLACK, "{took:?}");
-        ticking.abort();
     }
 }
