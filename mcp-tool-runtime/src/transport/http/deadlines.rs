@@ -4,8 +4,9 @@
 //! hyper arms a new sleep for every request head it waits for. Registered in tokio's timer, a
 //! sleep due before anything else the timer holds wakes the thread parked on it, to shorten its
 //! park: on a keep-alive connection that was one more cross-thread wake-up per request (1.6 more
-//! `write`s to the runtime's eventfd per request under `strace -f`, with 13-15% more CPU per
-//! request than rmcp behind `axum::serve`, which arms no deadline). Here a sleep is an entry in
+//! `write`s to the runtime's eventfd per request under `strace -f`, 19.7 system calls per call
+//! in all against 9.1 without; without strace, a few percent more context switches, CPU per
+//! request within the noise). Here a sleep is an entry in
 //! a map: one lock to arm and one to disarm, and the ticking task ends the sleeps that are due
 //! every `tick`, so a deadline ends within `tick` after it is due, never before. Like
 //! actix-web's low-resolution timer, for deadlines of seconds where a fraction of one does not
