@@ -8,6 +8,10 @@
 # incremental rebuild after editing one tool. Prints medians and ratios to the floor.
 #   scripts/build-cost.sh [ROUNDS]        (default 3)
 # RUNTIME=path/to/mcp-tool-runtime measures another checkout of the runtime (e.g. an older one).
+# INSTRUCTIONS=1 counts instead of timing: rustc's instructions (valgrind's callgrind) for a clean
+# build of each crate and for its rebuild after the same edit, one run each, as instruction counts
+# do not depend on what else the machine is doing (minutes per crate under callgrind).
+# CRATES="floor ours" measures only those crates (the floor must be one of them).
 # GENERATE_ONLY=1 generates and builds the crates (in target/build-cost) without timing them,
 # e.g. for `cargo llvm-lines -p ours` there.
 set -euo pipefail
@@ -108,6 +112,35 @@ if [ -n "${GENERATE_ONLY:-}" ]; then
   exit 0
 fi
 
+crates=${CRATES:-"ours rmcp_tools floor serde_floor"}
+if [ -n "${INSTRUCTIONS:-}" ]; then
+  # rustc's own command for a crate, as cargo runs it, then run again by hand under callgrind:
+  # first with no incremental state (the clean build), then after the edit (the rebuild).
+  edit() { sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $2,/" "$1/src/lib.rs"; }
+  counted() {
+    eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $1" 2>&1 >/dev/null |
+      awk '/I +refs:/ { gsub(",", "", $NF); print $NF }'
+  }
+  declare -A clean incremental
+  for crate in $crates; do
+    edit "$crate" 1
+    command=$(cargo build -v -p "$crate" 2>&1 | sed -n "s/^ *Running \`\(.*--crate-name $crate .*\)\`$/\1/p")
+    [ -n "$command" ] || { echo "no rustc command seen for $crate"; exit 1; }
+    rm -rf "$CARGO_TARGET_DIR/debug/incremental/$crate"-*
+    clean[$crate]=$(counted "$command")
+    edit "$crate" 2
+    incremental[$crate]=$(counted "$command")
+  done
+  echo "| crate (100 tools) | clean (instructions) | x floor | incremental | x floor |"
+  echo "| --- | --- | --- | --- | --- |"
+  for crate in $crates; do
+    printf "| %s | %s | %.2fx | %s | %.2fx |\n" "$crate" "${clean[$crate]}" \
+      "$(echo "${clean[$crate]} / ${clean[floor]}" | bc -l)" "${incremental[$crate]}" \
+      "$(echo "${incremental[$crate]} / ${incremental[floor]}" | bc -l)"
+  done
+  exit 0
+fi
+
 # One build of `crate`: its wall time and the CPU seconds (user + system) of cargo and rustc, which
 # moves less than wall time when the machine has other work.
 TIMEFORMAT='%R %U %S'
@@ -117,7 +150,6 @@ build() {
   read -r wall user sys <<<"$times"
   echo "$wall $(echo "$user + $sys" | bc)"
 }
-crates="ours rmcp_tools floor serde_floor"
 declare -A clean clean_cpu incremental incremental_cpu
 for round in $(seq 1 "$rounds"); do
   for crate in $crates; do
