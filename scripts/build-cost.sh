@@ -146,7 +146,8 @@ fi
 TIMEFORMAT='%R %U %S'
 build() {
   local times
-  times=$({ time cargo build --quiet -p "$1" 2>>build.log; } 2>&1)
+  times=$({ time cargo build --quiet -p "$1" 2>>build.log; } 2>&1) ||
+    { echo "the build of $1 failed: $PWD/build.log" >&2; return 1; }
   read -r wall user sys <<<"$times"
   echo "$wall $(echo "$user + $sys" | bc)"
 }
@@ -154,12 +155,14 @@ declare -A clean clean_cpu incremental incremental_cpu
 for round in $(seq 1 "$rounds"); do
   for crate in $crates; do
     cargo clean --quiet -p "$crate"
-    read -r wall cpu < <(build "$crate")
+    measured=$(build "$crate")
+    read -r wall cpu <<<"$measured"
     clean[$crate]+="$wall "; clean_cpu[$crate]+="$cpu "
     # Edit one tool: a literal in the body of tool_7.
     sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $round,/" "$crate/src/lib.rs"
     grep -q "+ 7 + $round," "$crate/src/lib.rs" || { echo "the edit of tool_7 failed in $crate"; exit 1; }
-    read -r wall cpu < <(build "$crate")
+    measured=$(build "$crate")
+    read -r wall cpu <<<"$measured"
     incremental[$crate]+="$wall "; incremental_cpu[$crate]+="$cpu "
   done
 done
