@@ -3,8 +3,8 @@
 # return types (ours: #[mcp_tool]; rmcp: rmcp 3.11's #[tool_router]/#[tool] returning Json<T>;
 # floor: the same functions and types with no tool macro at all; serde_floor: the floor plus, per
 # function, the least any tool needs: its arguments read from and its result written to a
-# serde_json::Value, so the types' own Deserialize and Serialize are compiled), then times, paired and
-# interleaved, a clean debug build of each crate (dependencies built and cached first) and an
+# serde_json::Value, so the types' own Deserialize and Serialize are compiled), then times, paired
+# and interleaved, a clean debug build of each crate (dependencies built and cached first) and an
 # incremental rebuild after editing one tool. Prints medians and ratios to the floor.
 #   scripts/build-cost.sh [ROUNDS]        (default 3)
 # RUNTIME=path/to/mcp-tool-runtime measures another checkout of the runtime (e.g. an older one).
@@ -17,6 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
+crates=${CRATES:-"ours rmcp_tools floor serde_floor"}
+[[ " $crates " == *" floor "* ]] || { echo "CRATES must include floor: ratios are to it"; exit 1; }
 runtime=$(realpath "${RUNTIME:-mcp-tool-runtime}")
 rmcp_version=$(awk '/^name = "rmcp"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 root=target/build-cost
@@ -112,11 +114,14 @@ if [ -n "${GENERATE_ONLY:-}" ]; then
   exit 0
 fi
 
-crates=${CRATES:-"ours rmcp_tools floor serde_floor"}
+# Edit one tool of crate $1: a literal in the body of tool_7, made `+ 7 + $2`.
+edit() {
+  sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $2,/" "$1/src/lib.rs"
+  grep -q "+ 7 + $2," "$1/src/lib.rs" || { echo "the edit of tool_7 failed in $1"; exit 1; }
+}
 if [ -n "${INSTRUCTIONS:-}" ]; then
   # rustc's own command for a crate, as cargo runs it, then run again by hand under callgrind:
   # first with no incremental state (the clean build), then after the edit (the rebuild).
-  edit() { sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $2,/" "$1/src/lib.rs"; }
   counted() {
     eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $1" 2>&1 >/dev/null |
       awk '/I +refs:/ { gsub(",", "", $NF); print $NF }'
@@ -158,9 +163,7 @@ for round in $(seq 1 "$rounds"); do
     measured=$(build "$crate")
     read -r wall cpu <<<"$measured"
     clean[$crate]+="$wall "; clean_cpu[$crate]+="$cpu "
-    # Edit one tool: a literal in the body of tool_7.
-    sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $round,/" "$crate/src/lib.rs"
-    grep -q "+ 7 + $round," "$crate/src/lib.rs" || { echo "the edit of tool_7 failed in $crate"; exit 1; }
+    edit "$crate" "$round"
     measured=$(build "$crate")
     read -r wall cpu <<<"$measured"
     incremental[$crate]+="$wall "; incremental_cpu[$crate]+="$cpu "
