@@ -44,15 +44,14 @@ pub fn holder(f: &Function, item: Item) -> TokenStream {
     let noun = format_ident!("{}", item.noun);
     let register = format!("register_{}", item.noun);
     let doc = format!(
-        "The MCP {} declared by `{}` on [`{ident}`](fn@{ident}). Register it with \
+        "The MCP {} declared by `{}` on [`{ident}`](fn@super::{ident}). Register it with \
          `toolbox.{register}({ident}::{}())`.",
         item.noun, item.attribute, item.noun
     );
     let constructor_doc = format!("The {}, to register in a `Toolbox`.", item.noun);
+    let declared = crate::expand::own_module(vis, ident, &doc);
     quote! {
-        #[doc = #doc]
-        #[allow(non_camel_case_types, dead_code)]
-        #vis struct #ident {}
+        #declared
 
         impl #ident {
             #[doc = #constructor_doc]
