@@ -48,9 +48,9 @@ pub enum Role {
 }
 
 /// The return type, by how its value is served. Whether a payload is an `Option` is decided by
-/// its type, in generated code (`__private::MayBeNone`, `__private::OptionProbe`), never by its
+/// its type, in generated code (`__private::MayBeNone`, `__private::Probe`), never by its
 /// spelling. `Result` is recognised here, since it decides how the body is called; a `Result`
-/// under another name is found by type in generated code (`__private::ResultProbe`) and refused.
+/// under another name is found by type in generated code (`__private::Probe`) and refused.
 pub enum Output {
     /// No return type: served as `{}`.
     Unit,

@@ -51,10 +51,9 @@ pub fn own_module(vis: &syn::Visibility, ident: &syn::Ident, doc: &str) -> Token
     let module = format_ident!("__mcp_{}", crate::unraw::unraw(ident));
     quote! {
         #[doc(hidden)]
-        #[allow(non_snake_case)]
+        #[allow(non_snake_case, non_camel_case_types, dead_code, unreachable_pub)]
         mod #module {
             #[doc = #doc]
-            #[allow(non_camel_case_types, dead_code, unreachable_pub)]
             pub struct #ident {}
         }
         #vis use #module::#ident;
@@ -73,9 +72,10 @@ pub fn holder(f: &Function) -> TokenStream {
     quote! {
         #declared
 
+        // Never called, `tool()` is reported by rustc's `dead_code` lint: a tool declared and
+        // never registered.
         impl #ident {
-            /// The tool, to register in a `Toolbox`. Never called, it is reported by rustc's
-            /// `dead_code` lint: a tool declared and never registered.
+            /// The tool, to register in a `Toolbox`.
             #vis fn tool() -> Self {
                 #ident {}
             }
@@ -315,13 +315,13 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             quote!(::core::option::Option::Some(#krate::__private::tool_ui(#uri, &[#(#who),*]))),
         );
     }
-    let binding = if set.is_empty() {
-        quote!(let __declaration)
-    } else {
-        quote!(let mut __declaration)
-    };
+    let declaration =
+        quote!(#krate::__private::declaration(#name, #description, #input_schema, #output_schema));
+    if set.is_empty() {
+        return declaration;
+    }
     quote! {
-        #binding = #krate::__private::declaration(#name, #description, #input_schema, #output_schema);
+        let mut __declaration = #declaration;
         #(#set)*
         __declaration
     }
@@ -398,12 +398,7 @@ fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStre
     }
     let private = respan(quote!(#krate::__private), ty.span());
     quote_spanned! {ty.span()=>
-        {
-            // Only one of the two is used, which one depends on the type.
-            #[allow(unused_imports)]
-            use #private::{ProbeOption as _, ProbeOther as _};
-            #private::none_declared((&&#private::OptionProbe::<#ty>::new()).kind());
-        }
+        #private::none_declared(#private::Probe::<#ty>::new().option());
     }
 }
 
@@ -415,12 +410,7 @@ fn result_check(krate: &TokenStream, f: &Function) -> TokenStream {
     };
     let private = respan(quote!(#krate::__private), ty.span());
     quote_spanned! {ty.span()=>
-        {
-            // Only one of the two is used, which one depends on the type.
-            #[allow(unused_imports)]
-            use #private::{ProbeNotResult as _, ProbeResult as _};
-            #private::result_spelled((&&#private::ResultProbe::<#ty>::new()).kind());
-        }
+        #private::result_spelled(#private::Probe::<#ty>::new().result());
     }
 }
 

@@ -16,10 +16,12 @@ mod bounds;
 mod call;
 mod catalog;
 mod option;
+mod probe;
 mod result;
 
 pub use bounds::*;
 pub use call::*;
 pub use catalog::*;
 pub use option::*;
+pub use probe::*;
 pub use result::*;

@@ -1,7 +1,7 @@
 //! `Option` decided by type, not spelling: `allow_none` requires one, and an `Option` returned
-//! without `allow_none` is found by an autoref probe.
+//! without `allow_none` is found by a [`Probe`].
 
-use std::marker::PhantomData;
+use super::probe::{Others, Probe};
 
 /// A return type declared with `allow_none`: an `Option`, however it is spelled (an alias, a
 /// full path, a re-export). `Some` is the type of the value it holds.
@@ -18,46 +18,24 @@ impl<T> MayBeNone for Option<T> {
     type Some = T;
 }
 
-/// Asks, by type, whether a return type is an `Option`: `(&&OptionProbe::<T>::new()).kind()`
-/// resolves to [`IsOption`] for any `Option<_>` and to [`NotOption`] otherwise (method
-/// resolution tries the `&&` receiver first, and only `&OptionProbe<Option<_>>` has a method there).
-pub struct OptionProbe<T: ?Sized>(PhantomData<T>);
-
-impl<T: ?Sized> OptionProbe<T> {
-    /// A probe for `T`.
-    pub const fn new() -> Self {
-        OptionProbe(PhantomData)
-    }
-}
-
-impl<T: ?Sized> Default for OptionProbe<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// The probe's answer for an `Option`.
 pub struct IsOption;
 /// The probe's answer for any other type.
 pub struct NotOption;
 
-/// The probe's method for `Option`s.
-pub trait ProbeOption {
-    /// An `Option`.
-    fn kind(&self) -> IsOption {
+impl<T> Probe<Option<T>> {
+    /// An `Option`: `Probe::<T>::new().option()` resolves here for any `Option<_>`.
+    pub fn option(&self) -> IsOption {
         IsOption
     }
 }
-impl<T> ProbeOption for &OptionProbe<Option<T>> {}
 
-/// The probe's method for every other type.
-pub trait ProbeOther {
+impl Others {
     /// Not an `Option`.
-    fn kind(&self) -> NotOption {
+    pub fn option(&self) -> NotOption {
         NotOption
     }
 }
-impl<T: ?Sized> ProbeOther for OptionProbe<T> {}
 
 /// Met by a tool that declared `allow_none` or returns a type that is never `None`.
 #[diagnostic::on_unimplemented(

@@ -1,50 +1,27 @@
 //! `Result` decided by type, not spelling: a return type that is a `Result` under another name (an
-//! alias such as `type Outcome = Result<T, E>`) is found by an autoref probe and refused, since it
+//! alias such as `type Outcome = Result<T, E>`) is found by a [`Probe`] and refused, since it
 //! would serve its `Err` as data instead of as an error result.
 
-use std::marker::PhantomData;
-
-/// Asks, by type, whether a return type is a `Result`: `(&&ResultProbe::<T>::new()).kind()`
-/// resolves to [`IsResult`] for any `Result<_, _>` and to [`NotResult`] otherwise (method
-/// resolution tries the `&&` receiver first, and only `&ResultProbe<Result<_, _>>` has a method
-/// there).
-pub struct ResultProbe<T: ?Sized>(PhantomData<T>);
-
-impl<T: ?Sized> ResultProbe<T> {
-    /// A probe for `T`.
-    pub const fn new() -> Self {
-        ResultProbe(PhantomData)
-    }
-}
-
-impl<T: ?Sized> Default for ResultProbe<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+use super::probe::{Others, Probe};
 
 /// The probe's answer for a `Result`.
 pub struct IsResult;
 /// The probe's answer for any other type.
 pub struct NotResult;
 
-/// The probe's method for `Result`s.
-pub trait ProbeResult {
-    /// A `Result`.
-    fn kind(&self) -> IsResult {
+impl<T, E> Probe<Result<T, E>> {
+    /// A `Result`: `Probe::<T>::new().result()` resolves here for any `Result<_, _>`.
+    pub fn result(&self) -> IsResult {
         IsResult
     }
 }
-impl<T, E> ProbeResult for &ResultProbe<Result<T, E>> {}
 
-/// The probe's method for every other type.
-pub trait ProbeNotResult {
+impl Others {
     /// Not a `Result`.
-    fn kind(&self) -> NotResult {
+    pub fn result(&self) -> NotResult {
         NotResult
     }
 }
-impl<T: ?Sized> ProbeNotResult for ResultProbe<T> {}
 
 /// Met by a return type not spelled `Result` that is not a `Result` either.
 #[diagnostic::on_unimplemented(
