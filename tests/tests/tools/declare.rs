@@ -420,3 +420,22 @@ async fn a_tool_may_keep_its_schemas_as_derived_while_others_are_portable() {
         );
     }
 }
+
+/// Each tool's struct is declared in a module of its own, `__mcp_<name>`, and brought back with
+/// `use`: rustc compiles a type's methods in the codegen unit of the module that declares the
+/// type, so editing one function does not compile every tool beside it again
+/// (`scripts/build-cost.sh`). The name users write is unchanged.
+#[test]
+fn each_tool_is_declared_in_a_module_of_its_own() {
+    assert!(
+        std::any::type_name::<add>().ends_with("::__mcp_add::add"),
+        "{}",
+        std::any::type_name::<add>()
+    );
+    assert!(
+        std::any::type_name::<r#type>().ends_with("::__mcp_type::type"),
+        "{}",
+        std::any::type_name::<r#type>()
+    );
+    let _: add = add::tool();
+}
