@@ -2,18 +2,21 @@
 //!
 //! For `fn get_invoice`, a braced struct `get_invoice {}` (it lives in the type namespace only,
 //! so it never clashes with the function) implements the runtime's `Tool`; `get_invoice::tool()`
-//! is the value users register. Every path is absolute, through `#krate::__private` where a
-//! dependency is needed, and every generated local starts with `__`.
+//! is the value users register (`holder.rs`). Every path is absolute, through `#krate::__private`
+//! where a dependency is needed, and every generated local starts with `__`. The fixed code is a
+//! `template::Template`; the user's types are spliced into it as tokens, with their spans.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream};
+use quote::{ToTokens, TokenStreamExt, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{self, Function, Output, Role};
 use crate::attr::{self, Flag, Kind, ToolAttr};
 use crate::ctxt::Ctxt;
 use crate::fallback::fallback;
+use crate::holder::{TOOL, holder_text};
 use crate::respan::respan;
+use crate::template::Template;
 use crate::valid;
 
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
@@ -34,50 +37,38 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
-pub fn krate(attr: &ToolAttr) -> TokenStream {
-    match &attr.krate {
-        Some(path) => quote!(#path),
-        None => quote!(::mcp_tool_runtime),
-    }
+/// The runtime's path: `::mcp_tool_runtime`, or the one a `crate = ...` attribute gives.
+#[derive(Clone, Copy)]
+pub struct Krate<'a>(Option<&'a syn::Path>);
+
+pub fn krate(attr: &ToolAttr) -> Krate<'_> {
+    Krate(attr.krate.as_ref())
 }
 
-/// `#vis struct #ident {}` with `doc`, declared in a hidden module of its own and brought back
-/// with `use`. rustc puts a type's methods in the codegen unit of the module the type is declared
-/// in, so each tool's generated code is compiled apart from the user's functions and from the
-/// other tools': editing one function recompiles that function's module, not every tool beside
-/// it (a rebuild of 100 tools after a one-line edit counted 1.31x the instructions of the same
-/// functions without the macro before, 1.22x after; `scripts/build-cost.sh`).
-pub fn own_module(vis: &syn::Visibility, ident: &syn::Ident, doc: &str) -> TokenStream {
-    let module = format_ident!("__mcp_{}", crate::unraw::unraw(ident));
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case, non_camel_case_types, dead_code, unreachable_pub)]
-        mod #module {
-            #[doc = #doc]
-            pub struct #ident {}
+impl Krate<'_> {
+    /// `krate::__private`, every token spanned at `span`, so an unmet bound on a runtime path is
+    /// reported at the user's type rather than at the attribute.
+    fn private_at(self, span: Span) -> TokenStream {
+        match self.0 {
+            None => quote_spanned!(span=> ::mcp_tool_runtime::__private),
+            Some(path) => respan(quote!(#path::__private), span),
         }
-        #vis use #module::#ident;
+    }
+
+    /// The path as template text, when it is not the one templates spell (`template::RUNTIME`).
+    fn runtime(self) -> Option<String> {
+        self.0.map(|path| quote!(#path).to_string())
     }
 }
 
-/// The struct named after the function, and its `tool()`.
-pub fn holder(f: &Function) -> TokenStream {
-    let vis = &f.item.vis;
-    let ident = &f.item.sig.ident;
-    let doc = format!(
-        "The MCP tool declared by `#[mcp_tool]` on [`{ident}`](fn@super::{ident}). Register it with \
-         `toolbox.register({ident}::tool())`."
-    );
-    let declared = own_module(vis, ident, &doc);
-    quote! {
-        #declared
-
-        // Never called, `tool()` is reported by rustc's `dead_code` lint: a tool declared and
-        // never registered.
-        impl #ident {
-            /// The tool, to register in a `Toolbox`.
-            #vis fn tool() -> Self {
-                #ident {}
+impl ToTokens for Krate<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self.0 {
+            Some(path) => path.to_tokens(tokens),
+            None => {
+                tokens.append(Punct::new(':', Spacing::Joint));
+                tokens.append(Punct::new(':', Spacing::Alone));
+                tokens.append(Ident::new("mcp_tool_runtime", Span::call_site()));
             }
         }
     }
@@ -94,7 +85,7 @@ fn flag(flag: Option<Flag>) -> TokenStream {
     option(flag.map(|f| f.value))
 }
 
-fn cow(krate: &TokenStream, text: impl quote::ToTokens) -> TokenStream {
+fn cow(krate: Krate<'_>, text: impl quote::ToTokens) -> TokenStream {
     quote!(#krate::__private::std::borrow::Cow::Borrowed(#text))
 }
 
@@ -102,74 +93,71 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
     let krate = krate(attr);
     let item = &f.item;
     let ident = &item.sig.ident;
-    let holder = holder(f);
-    let declaration = declaration(&krate, attr, f);
-    let option_check = option_check(&krate, attr, f);
-    let result_check = result_check(&krate, f);
+    let declaration = declaration(krate, attr, f);
+    let option_check = option_check(krate, attr, f);
+    let result_check = result_check(krate, f);
     let is_async = item.sig.asyncness.is_some();
-    // A synchronous tool's body is one labeled block, not a future of its own: every such tool
-    // shares the one `Ready<ToolResult>` future type instead of compiling a state machine each.
-    let bail = if is_async {
-        quote!(return __error)
-    } else {
-        quote!(break '__call __error)
-    };
-    let (bindings, call_args) = bindings(&krate, f, &bail);
-    let await_ = is_async.then(|| quote!(.await));
-    let finish = finish(&krate, attr.kind(), &f.output, attr.text.as_ref());
-    let user_call = quote_spanned!(Span::call_site()=> #ident(#(#call_args),*) #await_);
-    let body = if is_async {
-        quote! {
-            #krate::__private::std::boxed::Box::pin(async move {
-                #(#bindings)*
-                let __out = #user_call;
-                #finish
-            })
-        }
-    } else {
-        // Labeled only where a read can break out of it: an unused label is a warning.
-        let label = (!bindings.is_empty()).then(|| quote!('__call:));
-        quote! {
-            #krate::__private::ready(#label {
-                #(#bindings)*
-                let __out = #user_call;
-                #finish
-            })
-        }
-    };
+    let reads = reads(krate, f);
+    let finish = finish(krate, attr.kind(), &f.output, attr.text.as_ref());
 
-    quote! {
-        #item
-
-        #holder
-
-        impl #krate::Tool for #ident {
-            fn declaration(&self) -> #krate::ToolDeclaration {
-                #option_check
-                #result_check
-                #declaration
-            }
-
+    let mut code = Template::new(krate.runtime());
+    code.hole(item).text(&holder_text(f, TOOL));
+    code.text("impl ::mcp_tool_runtime::Tool for ")
+        .hole(ident)
+        .text(
+            " {
+            fn declaration(&self) -> ::mcp_tool_runtime::ToolDeclaration {",
+        );
+    code.hole(&option_check)
+        .hole(&result_check)
+        .hole(&declaration);
+    code.text(
+        "}
             fn call<'__a>(
                 &'__a self,
-                __call: #krate::ToolCall<'__a>,
-            ) -> #krate::BoxFuture<'__a, #krate::ToolResult> {
-                #body
-            }
-        }
+                __call: ::mcp_tool_runtime::ToolCall<'__a>,
+            ) -> ::mcp_tool_runtime::BoxFuture<'__a, ::mcp_tool_runtime::ToolResult> {",
+    );
+    // A synchronous tool's body is one labeled block, not a future of its own: every such tool
+    // shares the one `Ready<ToolResult>` future type instead of compiling a state machine each.
+    // It is labeled only where a read can break out of it: an unused label is a warning.
+    let (open, bail) = match (is_async, reads.is_empty()) {
+        (true, _) => (
+            "::mcp_tool_runtime::__private::std::boxed::Box::pin(async move {",
+            "return __error",
+        ),
+        (false, true) => ("::mcp_tool_runtime::__private::ready({", ""),
+        (false, false) => (
+            "::mcp_tool_runtime::__private::ready('__call: {",
+            "break '__call __error",
+        ),
+    };
+    code.text(open);
+    // One `let` per parameter, reading it from the call.
+    for (i, read) in reads.iter().enumerate() {
+        code.text(&format!("let __arg{i} = match "))
+            .hole(read)
+            .text(&format!(
+                "{{
+                ::core::result::Result::Ok(__value) => __value,
+                ::core::result::Result::Err(__error) => {bail},
+            }};"
+            ));
     }
+    let args: Vec<_> = (0..reads.len()).map(|i| format!("__arg{i}")).collect();
+    let await_ = if is_async { ".await" } else { "" };
+    code.text("let __out = ").hole(ident);
+    code.text(&format!("({}){await_};", args.join(", ")))
+        .hole(&finish);
+    code.text("}) } }");
+    code.finish()
 }
 
 /// The `ToolDeclaration`: everything known before a call. The runtime makes it from the four
 /// things every tool has; only the keys a tool sets are written after, each one assignment: a
 /// tool costs its own keys to compile, not the whole struct.
-fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+fn declaration(krate: Krate<'_>, attr: &ToolAttr, f: &Function) -> TokenStream {
     let (name, _) = attr.tool_name(&f.item.sig.ident);
-    let description = match (&attr.description, &f.doc) {
-        (Some(lit), _) => option(Some(quote!(#lit))),
-        (None, Some(doc)) => option(Some(quote!(#doc))),
-        (None, None) => option(None::<TokenStream>),
-    };
     let input_schema = input_schema(krate, f);
     let output_schema = output_schema(krate, attr, f);
     let mut set = Vec::new();
@@ -315,20 +303,45 @@ fn declaration(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStrea
             quote!(::core::option::Option::Some(#krate::__private::tool_ui(#uri, &[#(#who),*]))),
         );
     }
-    let declaration =
-        quote!(#krate::__private::declaration(#name, #description, #input_schema, #output_schema));
-    if set.is_empty() {
-        return declaration;
+    let mut code = Template::new(krate.runtime());
+    if !set.is_empty() {
+        code.text("let mut __declaration = ");
     }
-    quote! {
-        let mut __declaration = #declaration;
-        #(#set)*
-        __declaration
+    code.text("::mcp_tool_runtime::__private::declaration(")
+        .literal(&name)
+        .text(", ");
+    match (&attr.description, &f.doc) {
+        (Some(lit), _) => code
+            .text("::core::option::Option::Some(")
+            .hole(lit)
+            .text("), "),
+        (None, Some(doc)) => code
+            .text("::core::option::Option::Some(")
+            .literal(doc)
+            .text("), "),
+        (None, None) => code.text("::core::option::Option::None, "),
+    };
+    code.hole(&input_schema).text(", ");
+    match &output_schema {
+        Some(build) => code
+            .text("::core::option::Option::Some(")
+            .hole(build)
+            .text(")"),
+        None => code.text("::core::option::Option::None"),
+    };
+    code.text(")");
+    if !set.is_empty() {
+        code.text(";");
+        for assignment in &set {
+            code.hole(assignment);
+        }
+        code.text("__declaration");
     }
+    code.finish()
 }
 
 /// The function that builds the `inputSchema`, called once at registration.
-fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
+fn input_schema(krate: Krate<'_>, f: &Function) -> TokenStream {
     let private = quote!(#krate::__private);
     if let Some(args) = f.params.iter().find(|p| matches!(p.role, Role::Args)) {
         let ty = &args.ty;
@@ -366,28 +379,28 @@ fn input_schema(krate: &TokenStream, f: &Function) -> TokenStream {
 /// The function that builds the `outputSchema` (called once at registration), or `None` for
 /// kinds that carry no structured content. `allow_none` goes to the runtime, which owns the
 /// nothing rule; whether the type is an `Option` is the type system's to say.
-fn output_schema(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+fn output_schema(krate: Krate<'_>, attr: &ToolAttr, f: &Function) -> Option<TokenStream> {
     if !attr.kind().carries_structured_content() {
-        return quote!(::core::option::Option::None);
+        return None;
     }
     let allow_none = attr.allow_none.is_some_and(|flag| flag.value);
     let build = match f.output.payload() {
         Some(ty) if allow_none => {
-            let private = respan(quote!(#krate::__private), ty.span());
+            let private = krate.private_at(ty.span());
             quote_spanned!(ty.span()=> #private::option_output_schema::<#ty> as fn() -> _)
         }
         Some(ty) => {
-            let private = respan(quote!(#krate::__private), ty.span());
+            let private = krate.private_at(ty.span());
             quote_spanned!(ty.span()=> #private::output_schema::<#ty> as fn() -> _)
         }
         None => quote!(#krate::__private::output_schema::<()> as fn() -> _),
     };
-    quote!(::core::option::Option::Some(#build))
+    Some(build)
 }
 
 /// Without `allow_none`, a return type that is an `Option` (however it is spelled) would serve
 /// `{}` that its `outputSchema` does not admit: a compile error at the type, decided by the type.
-fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStream {
+fn option_check(krate: Krate<'_>, attr: &ToolAttr, f: &Function) -> TokenStream {
     let declared = attr.allow_none.is_some_and(|flag| flag.value);
     let schema_off = attr.include_output_schema.is_some_and(|flag| !flag.value);
     let Some(ty) = f.output.payload() else {
@@ -396,7 +409,7 @@ fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStre
     if declared || schema_off || !attr.kind().carries_structured_content() {
         return TokenStream::new();
     }
-    let private = respan(quote!(#krate::__private), ty.span());
+    let private = krate.private_at(ty.span());
     quote_spanned! {ty.span()=>
         #private::none_declared(#private::Probe::<#ty>::new().option());
     }
@@ -404,32 +417,24 @@ fn option_check(krate: &TokenStream, attr: &ToolAttr, f: &Function) -> TokenStre
 
 /// A return type not spelled `Result` that is one under another name (an alias) would serve its
 /// `Err` as data: a compile error at the type, decided by the type.
-fn result_check(krate: &TokenStream, f: &Function) -> TokenStream {
+fn result_check(krate: Krate<'_>, f: &Function) -> TokenStream {
     let Output::Plain(ty) = &f.output else {
         return TokenStream::new();
     };
-    let private = respan(quote!(#krate::__private), ty.span());
+    let private = krate.private_at(ty.span());
     quote_spanned! {ty.span()=>
         #private::result_spelled(#private::Probe::<#ty>::new().result());
     }
 }
 
-/// One `let` per parameter, reading it from the call; and the expressions passed to the function.
-/// Each read names the parameter's type once, spanned there: an unmet bound is one error, at it.
-/// `bail` leaves the body with the read's error: `return` from an async block, `break` from a
-/// synchronous tool's labeled block.
-fn bindings(
-    krate: &TokenStream,
-    f: &Function,
-    bail: &TokenStream,
-) -> (Vec<TokenStream>, Vec<syn::Ident>) {
-    let mut lets = Vec::new();
-    let mut names = Vec::new();
-    for (i, param) in f.params.iter().enumerate() {
-        let local = format_ident!("__arg{}", i);
+/// Each parameter's read from the call, a `Result` (see `generate`). Each read names the
+/// parameter's type once, spanned there: an unmet bound is one error, at it.
+fn reads(krate: Krate<'_>, f: &Function) -> Vec<TokenStream> {
+    let mut reads = Vec::new();
+    for param in &f.params {
         let ty = &param.ty;
-        let private = respan(quote!(#krate::__private), ty.span());
-        let read = match &param.role {
+        let private = krate.private_at(ty.span());
+        reads.push(match &param.role {
             Role::Argument { name, .. } => {
                 quote_spanned!(ty.span()=> #private::argument::<#ty>(&__call, #name))
             }
@@ -438,33 +443,21 @@ fn bindings(
                 quote_spanned!(ty.span()=> #private::state::<#state>(&__call))
             }
             Role::Context => quote_spanned!(ty.span()=> #private::context::<#ty>(&__call)),
-        };
-        lets.push(quote! {
-            let #local = match #read {
-                ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => #bail,
-            };
         });
-        names.push(local);
     }
-    (lets, names)
+    reads
 }
 
 /// How the returned value becomes the result: through the one path its kind needs (a text tool
 /// instantiates no media code, an image tool no JSON code).
-fn finish(
-    krate: &TokenStream,
-    kind: Kind,
-    output: &Output,
-    text: Option<&syn::Path>,
-) -> TokenStream {
+fn finish(krate: Krate<'_>, kind: Kind, output: &Output, text: Option<&syn::Path>) -> TokenStream {
     let path = if kind.is_media() {
         format_ident!("finish_media")
     } else {
         format_ident!("finish")
     };
     let finish_as = |ty: &syn::Type, value: TokenStream| {
-        let private = respan(quote!(#krate::__private), ty.span());
+        let private = krate.private_at(ty.span());
         match text {
             // The function's type is checked at its path: `fn(&T) -> String`.
             Some(render) => {
@@ -482,7 +475,7 @@ fn finish(
             let ok = finish_as(ok, quote!(__value));
             let fail = match err {
                 Some(err) => {
-                    let private = respan(quote!(#krate::__private), err.span());
+                    let private = krate.private_at(err.span());
                     quote_spanned!(err.span()=> #private::fail::<#err>(&__call, __error))
                 }
                 None => quote!(#krate::__private::fail(&__call, __error)),

@@ -7,7 +7,8 @@ use quote::quote;
 
 use crate::ast::Function;
 use crate::attr::ToolAttr;
-use crate::expand::{holder, krate};
+use crate::expand::krate;
+use crate::holder::{TOOL, holder};
 
 pub fn fallback(attr: &ToolAttr, f: &Function, errors: TokenStream) -> TokenStream {
     let item = &f.item;
@@ -16,7 +17,7 @@ pub fn fallback(attr: &ToolAttr, f: &Function, errors: TokenStream) -> TokenStre
         return quote!(#item #errors);
     }
     let krate = krate(attr);
-    let holder = holder(f);
+    let holder = holder(f, TOOL);
     let ident = &item.sig.ident;
     quote! {
         #item

@@ -8,12 +8,15 @@
 //! error is collected (`ctxt.rs`) and reported at once, in source order, beside the user's
 //! function. `prompt.rs` and `resource.rs` generate the other two from the same model
 //! (`item_attr.rs` parses their attributes, `uri.rs` checks a resource's URI template).
+//! `holder.rs` declares the struct all three hang on; `template.rs` writes the fixed part of a
+//! tool's code as text the compiler parses, which costs a build less than `quote!`'s tokens.
 
 mod ast;
 mod attr;
 mod ctxt;
 mod expand;
 mod fallback;
+mod holder;
 mod item_attr;
 mod keys;
 mod meta;
@@ -21,6 +24,7 @@ mod prompt;
 mod resource;
 mod respan;
 mod symbol;
+mod template;
 mod unraw;
 mod uri;
 mod valid;

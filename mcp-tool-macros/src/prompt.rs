@@ -10,55 +10,23 @@ use syn::spanned::Spanned;
 
 use crate::ast::{self, Function, Role};
 use crate::ctxt::Ctxt;
+pub use crate::holder::{Item, holder};
 use crate::item_attr::{self, ItemAttr};
 use crate::respan::respan;
 use crate::symbol::PROMPT_KEYS;
 use crate::unraw::unraw;
 use crate::valid;
 
-/// What kind of item is declared: the words its code and messages use.
-#[derive(Clone, Copy)]
-pub struct Item {
-    /// `#[mcp_prompt]`.
-    pub attribute: &'static str,
-    /// `prompt`.
-    pub noun: &'static str,
-}
-
 pub const PROMPT: Item = Item {
     attribute: "#[mcp_prompt]",
     noun: "prompt",
+    register: "register_prompt",
 };
 
 pub fn krate(attr: &ItemAttr) -> TokenStream {
     match &attr.krate {
         Some(path) => quote!(#path),
         None => quote!(::mcp_tool_runtime),
-    }
-}
-
-/// The struct named after the function, and its `prompt()` / `resource()`.
-pub fn holder(f: &Function, item: Item) -> TokenStream {
-    let vis = &f.item.vis;
-    let ident = &f.item.sig.ident;
-    let noun = format_ident!("{}", item.noun);
-    let register = format!("register_{}", item.noun);
-    let doc = format!(
-        "The MCP {} declared by `{}` on [`{ident}`](fn@super::{ident}). Register it with \
-         `toolbox.{register}({ident}::{}())`.",
-        item.noun, item.attribute, item.noun
-    );
-    let constructor_doc = format!("The {}, to register in a `Toolbox`.", item.noun);
-    let declared = crate::expand::own_module(vis, ident, &doc);
-    quote! {
-        #declared
-
-        impl #ident {
-            #[doc = #constructor_doc]
-            #vis fn #noun() -> Self {
-                #ident {}
-            }
-        }
     }
 }
 

@@ -22,6 +22,7 @@ use crate::valid;
 pub const RESOURCE: Item = Item {
     attribute: "#[mcp_resource]",
     noun: "resource",
+    register: "register_resource",
 };
 
 pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
