@@ -102,21 +102,23 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
 
     let mut code = Template::new(krate.runtime());
     code.hole(item).text(&holder_text(f, TOOL));
+    // Each line of a template ends in `\`, which drops the next line's indentation from the
+    // text: the template's every byte is scanned in a debug-built macro.
     code.text("impl ::mcp_tool_runtime::Tool for ")
         .hole(ident)
         .text(
-            " {
+            " { \
             fn declaration(&self) -> ::mcp_tool_runtime::ToolDeclaration {",
         );
     code.hole(&option_check)
         .hole(&result_check)
         .hole(&declaration);
     code.text(
-        "}
-            fn call<'__a>(
-                &'__a self,
-                __call: ::mcp_tool_runtime::ToolCall<'__a>,
-            ) -> ::mcp_tool_runtime::BoxFuture<'__a, ::mcp_tool_runtime::ToolResult> {",
+        "} \
+        fn call<'__a>( \
+            &'__a self, \
+            __call: ::mcp_tool_runtime::ToolCall<'__a>, \
+        ) -> ::mcp_tool_runtime::BoxFuture<'__a, ::mcp_tool_runtime::ToolResult> {",
     );
     // A synchronous tool's body is one labeled block, not a future of its own: every such tool
     // shares the one `Ready<ToolResult>` future type instead of compiling a state machine each.
@@ -138,9 +140,9 @@ fn generate(attr: &ToolAttr, f: &Function) -> TokenStream {
         code.text(&format!("let __arg{i} = match "))
             .hole(read)
             .text(&format!(
-                "{{
-                ::core::result::Result::Ok(__value) => __value,
-                ::core::result::Result::Err(__error) => {bail},
+                "{{ \
+                ::core::result::Result::Ok(__value) => __value, \
+                ::core::result::Result::Err(__error) => {bail}, \
             }};"
             ));
     }

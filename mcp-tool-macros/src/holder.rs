@@ -56,18 +56,18 @@ pub fn holder_text(f: &Function, item: Item) -> String {
     // All of it text (see `template`): the struct's name takes the call site's span, so a clash
     // with another item of that name is reported at the attribute.
     format!(
-        "#[doc(hidden)]
-        #[allow(non_snake_case, non_camel_case_types, dead_code, unreachable_pub)]
-        mod {module} {{
-            #[doc = {doc:?}]
-            pub struct {ident} {{}}
-        }}
-        {vis} use {module}::{ident};
-        impl {ident} {{
-            #[doc = {constructor_doc:?}]
-            {vis} fn {noun}() -> Self {{
-                {ident} {{}}
-            }}
+        "#[doc(hidden)] \
+        #[allow(non_snake_case, non_camel_case_types, dead_code, unreachable_pub)] \
+        mod {module} {{ \
+            #[doc = {doc:?}] \
+            pub struct {ident} {{}} \
+        }} \
+        {vis} use {module}::{ident}; \
+        impl {ident} {{ \
+            #[doc = {constructor_doc:?}] \
+            {vis} fn {noun}() -> Self {{ \
+                {ident} {{}} \
+            }} \
         }}"
     )
 }

@@ -19,31 +19,87 @@ pub const RUNTIME: &str = "::mcp_tool_runtime";
 /// The text between holes is parsed in one call; a delimited group with a hole inside is built
 /// around its own runs of text. Text tokens take the call site's span, as `quote!`'s do. A
 /// template holds no comments and no character literals, and its delimiters balance (string
-/// literals may hold anything).
+/// literals may hold anything). One pass over the bytes: a group is text in its parent's run
+/// until a hole is found inside it.
 pub fn fill(code: &str, parts: &[&dyn ToTokens]) -> TokenStream {
     let bytes = code.as_bytes();
-    let mut close = vec![0; bytes.len()];
-    let mut holes = Vec::new();
-    let mut open = Vec::new();
+    let mut frames = vec![Frame {
+        delimiter: Delimiter::None,
+        open_at: 0,
+        built: true,
+        run: 0,
+        pieces: Vec::new(),
+    }];
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'"' => i = string_end(bytes, i),
-            b'(' | b'[' | b'{' => open.push(i),
-            b')' | b']' | b'}' => close[open.pop().expect("template delimiters balance")] = i,
-            b'#' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => holes.push(i),
+            b'(' | b'[' | b'{' => frames.push(Frame {
+                delimiter: match bytes[i] {
+                    b'(' => Delimiter::Parenthesis,
+                    b'[' => Delimiter::Bracket,
+                    _ => Delimiter::Brace,
+                },
+                open_at: i,
+                built: false,
+                run: 0,
+                pieces: Vec::new(),
+            }),
+            b')' | b']' | b'}' => {
+                let mut frame = frames.pop().expect("template delimiters balance");
+                // A group with a hole in it is built, and its parent's run starts after it.
+                if frame.built {
+                    frame.pieces.push(text(&code[frame.run..i]));
+                    let group = Group::new(frame.delimiter, frame.pieces.into_iter().collect());
+                    let parent = frames.last_mut().expect("template delimiters balance");
+                    parent.pieces.push(TokenTree::Group(group).into());
+                    parent.run = i + 1;
+                }
+            }
+            b'#' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                // Every group around the hole is built, not text: each one's parent's run
+                // ends at its opening delimiter.
+                for at in 1..frames.len() {
+                    if !frames[at].built {
+                        let open_at = frames[at].open_at;
+                        let parent = &mut frames[at - 1];
+                        parent.pieces.push(text(&code[parent.run..open_at]));
+                        frames[at].built = true;
+                        frames[at].run = open_at + 1;
+                    }
+                }
+                let frame = frames.last_mut().expect("the root");
+                frame.pieces.push(text(&code[frame.run..i]));
+                let digits = bytes[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let n: usize = code[i + 1..i + 1 + digits].parse().expect("digits");
+                frame.pieces.push(parts[n].to_token_stream());
+                i += digits;
+                frame.run = i + 1;
+            }
             _ => {}
         }
         i += 1;
     }
-    debug_assert!(open.is_empty(), "template delimiters balance");
-    Filler {
-        code,
-        close,
-        holes,
-        parts,
-    }
-    .build(0, bytes.len())
+    let mut root = frames.pop().expect("the root");
+    debug_assert!(frames.is_empty(), "template delimiters balance");
+    root.pieces.push(text(&code[root.run..]));
+    root.pieces.into_iter().collect()
+}
+
+/// A delimited group of a template being filled.
+struct Frame {
+    delimiter: Delimiter,
+    /// Where its opening delimiter is.
+    open_at: usize,
+    /// Whether it is built as a group (a hole was found in it) rather than left as text in its
+    /// parent's run.
+    built: bool,
+    /// Where its current run of text starts, once built.
+    run: usize,
+    pieces: Vec<TokenStream>,
 }
 
 /// A template written a piece at a time: text, string literals, and holes each filled by one part.
@@ -101,68 +157,6 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     i
 }
 
-struct Filler<'a> {
-    code: &'a str,
-    /// For each opening delimiter's index, its closing delimiter's.
-    close: Vec<usize>,
-    /// The index of each hole's `#`, in order.
-    holes: Vec<usize>,
-    parts: &'a [&'a dyn ToTokens],
-}
-
-impl Filler<'_> {
-    /// The tokens of `code[start..end]`, joined in one call from a stream per run of text, per
-    /// part and per group (extending a stream a token at a time would cross the bridge per token).
-    fn build(&self, start: usize, end: usize) -> TokenStream {
-        let bytes = self.code.as_bytes();
-        let mut pieces = Vec::new();
-        let mut run = start;
-        let mut i = start;
-        while i < end {
-            match bytes[i] {
-                b'"' => i = string_end(bytes, i) + 1,
-                b @ (b'(' | b'[' | b'{') => {
-                    let close = self.close[i];
-                    if !self.has_hole(i, close) {
-                        i = close + 1;
-                        continue;
-                    }
-                    pieces.push(text(&self.code[run..i]));
-                    let delimiter = match b {
-                        b'(' => Delimiter::Parenthesis,
-                        b'[' => Delimiter::Bracket,
-                        _ => Delimiter::Brace,
-                    };
-                    let group = Group::new(delimiter, self.build(i + 1, close));
-                    pieces.push(TokenTree::Group(group).into());
-                    i = close + 1;
-                    run = i;
-                }
-                b'#' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                    pieces.push(text(&self.code[run..i]));
-                    let digits = bytes[i + 1..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    let n: usize = self.code[i + 1..i + 1 + digits].parse().expect("digits");
-                    pieces.push(self.parts[n].to_token_stream());
-                    i += 1 + digits;
-                    run = i;
-                }
-                _ => i += 1,
-            }
-        }
-        pieces.push(text(&self.code[run..end]));
-        pieces.into_iter().collect()
-    }
-
-    /// Whether a hole lies between `start` and `end`.
-    fn has_hole(&self, start: usize, end: usize) -> bool {
-        let first = self.holes.partition_point(|&hole| hole < start);
-        self.holes.get(first).is_some_and(|&hole| hole < end)
-    }
-}
-
 /// `code` parsed by the compiler in one call (by proc-macro2's own parser outside a macro, as in
 /// unit tests).
 pub fn text(code: &str) -> TokenStream {
@@ -198,6 +192,15 @@ mod tests {
                 &[&name, &ty],
             ),
             quote!(impl T for add { fn f() -> Vec<u8> { g::<Vec<u8> >("a { ( #1 \" [") } fn h() {} }),
+        );
+    }
+
+    #[test]
+    fn a_hole_after_a_built_group_closes_inside_its_parent() {
+        let (a, b, c) = (quote!(x), quote!(y), quote!(z));
+        same(
+            fill("m { f() { #0 } g() { h({ #1 }); #2 } } n", &[&a, &b, &c]),
+            quote!(m { f() { x } g() { h({ y }); z } } n),
         );
     }
 
