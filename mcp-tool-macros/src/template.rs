@@ -205,6 +205,22 @@ mod tests {
     }
 
     #[test]
+    fn holes_past_nine_take_every_digit() {
+        let parts: Vec<TokenStream> = (0..12usize).map(|n| quote!(#n)).collect();
+        let parts: Vec<&dyn ToTokens> = parts.iter().map(|p| p as &dyn ToTokens).collect();
+        same(
+            fill(
+                "f(#0, #1, #2, #3, #4, #5, #6, #7, #8, #9, #10, #11)",
+                &parts,
+            ),
+            quote!(f(
+                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize, 8usize, 9usize,
+                10usize, 11usize
+            )),
+        );
+    }
+
+    #[test]
     fn text_without_holes_is_text() {
         same(
             fill("#[doc(hidden)] mod m {}", &[]),

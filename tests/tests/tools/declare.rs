@@ -439,3 +439,37 @@ fn each_tool_is_declared_in_a_module_of_its_own() {
     );
     let _: add = add::tool();
 }
+
+/// Spells out `::mcp_tool_runtime::Tool` and `"::mcp_tool_runtime"`: a description is the
+/// user's text, kept as written even where `crate = ...` respells the runtime's path.
+#[mcp_tool(crate = crate::declare::reexport::runtime)]
+fn names_the_runtime() -> u8 {
+    2
+}
+
+/// Eight arguments: the macro's template has holes past `#9` for them.
+#[mcp_tool]
+#[allow(clippy::too_many_arguments)]
+fn eight(a: u8, b: u8, c: u8, d: u8, e: u8, f: u8, g: u8, h: u8) -> Vec<u8> {
+    vec![a, b, c, d, e, f, g, h]
+}
+
+#[tokio::test]
+async fn the_macros_text_keeps_the_users_text_and_every_argument_in_place() {
+    let mut toolbox = Toolbox::new();
+    toolbox.register(names_the_runtime::tool()).unwrap();
+    toolbox.register(eight::tool()).unwrap();
+    assert_eq!(
+        entry(&toolbox, "names_the_runtime")["description"],
+        json!(
+            "Spells out `::mcp_tool_runtime::Tool` and `\"::mcp_tool_runtime\"`: a description is the \
+             user's text, kept as written even where `crate = ...` respells the runtime's path."
+        )
+    );
+    let args = json!({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8});
+    let served = call(&toolbox, "eight", args).await;
+    assert_eq!(
+        served.structured_content,
+        Some(json!({"result": [1, 2, 3, 4, 5, 6, 7, 8]}))
+    );
+}
