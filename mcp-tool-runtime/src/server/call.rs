@@ -46,8 +46,8 @@ pub(crate) fn serve_call<'a>(
     mut context: RequestContext<RoleServer>,
 ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a {
     let request = Request::read(&mut context);
-    let span = CallSpan::start(name, &request);
-    let prepared = prepare(shared, name, arguments, input, request, context);
+    let mut span = CallSpan::start(name, &request);
+    let prepared = prepare(shared, name, arguments, input, request, context, &mut span);
     async move {
         let response = match prepared {
             Ok((_slot, served)) => served.instrument(span.span.clone()).await,
@@ -62,7 +62,8 @@ pub(crate) fn serve_call<'a>(
 /// (a call's future is as large as the largest kind it may be).
 type Served<'a, O> = Either<O, BoxFuture<'a, Result<CallToolResponse, ErrorData>>>;
 
-/// Takes the call's slot, looks the tool up, and prepares the call as its kind says.
+/// Looks the tool up, takes the call's slot, and prepares the call as its kind says; `span`
+/// learns whether the call names a registered tool.
 fn prepare<'a>(
     shared: &'a Arc<Shared>,
     name: &'a str,
@@ -70,13 +71,23 @@ fn prepare<'a>(
     input: (Option<InputResponses>, Option<String>),
     request: Request,
     context: RequestContext<RoleServer>,
+    span: &mut CallSpan,
 ) -> Result<
     (
         CallSlot,
-        Served<'a, impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a>,
+        Served<'a, impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + use<'a>>,
     ),
     ErrorData,
 > {
+    let toolbox = shared.snapshot().toolbox.clone();
+    let registered = toolbox.registered(name);
+    #[cfg(feature = "otel")]
+    if let Some(registered) = registered {
+        span.registered(&registered.label);
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = span;
+    // The call counts against the limits before anything else, an unknown tool's too.
     let slot = {
         let holder = Holder::of(
             request.caller.as_deref(),
@@ -86,19 +97,18 @@ fn prepare<'a>(
             .quotas
             .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
     };
-    let toolbox = shared.snapshot().toolbox.clone();
-    let (support, escalates) = toolbox.task_kind(name).ok_or_else(|| {
+    let registered = registered.ok_or_else(|| {
         unknown_tool(UnknownTool {
             name: name.to_owned(),
         })
     })?;
+    let (support, escalates) = (registered.task, registered.escalates);
     // A caller without a scope the tool needs is answered before anything is spent on the call:
     // as an ordinary call, whose refusal comes before every layer and creates no task.
-    let refused = request.caller.as_deref().is_some_and(|caller| {
-        toolbox
-            .scopes(name)
-            .is_some_and(|scopes| !caller.missing_scopes(scopes).is_empty())
-    });
+    let refused = request
+        .caller
+        .as_deref()
+        .is_some_and(|caller| !caller.missing_scopes(&registered.scopes).is_empty());
     let kind = match refused {
         true => Kind::Ordinary,
         false => Kind::of(support, escalates, request.declares_tasks())?,

@@ -186,7 +186,9 @@ impl ToolboxServer {
 
     /// Records call metrics with `meter` (feature `otel`): `mcp.tool.calls` (by tool and
     /// outcome), `mcp.tool.errors` and the `mcp.tool.duration` histogram (seconds), each with
-    /// the tool's name as `gen_ai.tool.name`. Without it, the global meter provider's meter is
+    /// the tool's name as `gen_ai.tool.name`; a call that names no registered tool is counted
+    /// without one (a made-up name never becomes a label, whose every value is a series the
+    /// backend keeps). Without it, the global meter provider's meter is
     /// used, taken when the first call is recorded (so set the provider before serving).
     /// Returns false, changing nothing, once calls have been recorded.
     #[cfg(feature = "otel")]

@@ -56,4 +56,5 @@ pub use limits::{DEFAULT_REQUEST_STATE_TTL, Limits, LimitsError, MAX_REQUEST_STA
 #[cfg(feature = "http")]
 pub(crate) use quota::{Holder, reached};
 pub use quota::{LIMIT_REACHED, Refusals};
+#[cfg(feature = "http")]
 pub(crate) use request::CallerKey;

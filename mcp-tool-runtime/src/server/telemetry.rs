@@ -40,8 +40,10 @@ impl Outcome {
 pub(crate) struct CallSpan {
     pub(crate) span: tracing::Span,
     started: Instant,
+    /// The tool's metrics label, once the call is known to name a registered tool: a name a
+    /// client made up is never a label (each label value is a series a metrics backend keeps).
     #[cfg(feature = "otel")]
-    tool: String,
+    tool: Option<opentelemetry::StringValue>,
 }
 
 /// The longest `traceparent` recorded: the W3C format is 55 characters.
@@ -86,8 +88,15 @@ impl CallSpan {
             span,
             started: Instant::now(),
             #[cfg(feature = "otel")]
-            tool: tool.to_owned(),
+            tool: None,
         }
+    }
+
+    /// The call names a registered tool, whose metrics label is `label` (built once, when the
+    /// tool was registered: a copy, not an allocation, per call).
+    #[cfg(feature = "otel")]
+    pub(crate) fn registered(&mut self, label: &opentelemetry::StringValue) {
+        self.tool = Some(label.clone());
     }
 
     /// Records how the call ended and how long it took, in the span and in `metrics`.
@@ -103,7 +112,7 @@ impl CallSpan {
             }
         }
         #[cfg(feature = "otel")]
-        metrics.record(&self.tool, outcome, elapsed);
+        metrics.record(self.tool, outcome, elapsed);
         #[cfg(not(feature = "otel"))]
         let _ = metrics;
     }
@@ -170,24 +179,31 @@ impl Metrics {
         self.instruments.set(Instruments::new(meter)).is_ok()
     }
 
-    fn record(&self, tool: &str, outcome: Outcome, elapsed: std::time::Duration) {
+    /// Records a call of the registered tool `tool` (`None`: the call named no registered
+    /// tool, and is recorded without a tool).
+    fn record(
+        &self,
+        tool: Option<opentelemetry::StringValue>,
+        outcome: Outcome,
+        elapsed: std::time::Duration,
+    ) {
         use opentelemetry::KeyValue;
 
         let instruments = self
             .instruments
             .get_or_init(|| Instruments::new(&opentelemetry::global::meter("mcp-tool-runtime")));
-        let tool = KeyValue::new("gen_ai.tool.name", tool.to_owned());
-        instruments.calls.add(
-            1,
-            &[
-                tool.clone(),
-                KeyValue::new("mcp.tool.outcome", outcome.as_str()),
-            ],
-        );
-        if matches!(outcome, Outcome::ToolError | Outcome::Error) {
-            instruments.errors.add(1, std::slice::from_ref(&tool));
+        let tool = tool.map(|tool| KeyValue::new("gen_ai.tool.name", tool));
+        let outcome_label = KeyValue::new("mcp.tool.outcome", outcome.as_str());
+        match &tool {
+            Some(tool) => instruments.calls.add(1, &[tool.clone(), outcome_label]),
+            None => instruments.calls.add(1, &[outcome_label]),
         }
-        instruments.duration.record(elapsed.as_secs_f64(), &[tool]);
+        if matches!(outcome, Outcome::ToolError | Outcome::Error) {
+            instruments.errors.add(1, tool.as_slice());
+        }
+        instruments
+            .duration
+            .record(elapsed.as_secs_f64(), tool.as_slice());
     }
 }
 

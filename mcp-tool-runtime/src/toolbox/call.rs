@@ -46,6 +46,10 @@ pub(crate) struct Registered {
     pub(crate) has_ui: bool,
     /// Whether its calls become tasks where the body escalates.
     pub(crate) escalates: bool,
+    /// Its name as its calls' metrics label (feature `otel`): the declaration's own `&'static
+    /// str` for a declared tool, shared for a name built at run time.
+    #[cfg(feature = "otel")]
+    pub(crate) label: opentelemetry::StringValue,
 }
 
 impl Registered {

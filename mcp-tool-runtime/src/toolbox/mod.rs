@@ -400,6 +400,11 @@ impl Toolbox {
                 escalates: declaration.escalates,
                 app_only,
                 has_ui: declaration.ui.is_some(),
+                #[cfg(feature = "otel")]
+                label: match declaration.name {
+                    std::borrow::Cow::Borrowed(name) => name.into(),
+                    std::borrow::Cow::Owned(name) => Arc::<str>::from(name).into(),
+                },
             },
         );
         Ok(self)
@@ -535,11 +540,11 @@ impl Toolbox {
         self.tools.get(name).map(|r| r.task)
     }
 
-    /// How the tool `name` runs as a task, and whether its calls become tasks only where its
-    /// body escalates, in one lookup; `None` when there is no such tool.
+    /// The tool `name` as registered: how it runs as a task, the scopes it needs, its metrics
+    /// label, in a served call's one lookup; `None` when there is no such tool.
     #[cfg(feature = "rmcp")]
-    pub(crate) fn task_kind(&self, name: &str) -> Option<(crate::tool::TaskSupport, bool)> {
-        self.tools.get(name).map(|r| (r.task, r.escalates))
+    pub(crate) fn registered(&self, name: &str) -> Option<&call::Registered> {
+        self.tools.get(name)
     }
 
     /// Whether the task tool `name`'s calls become tasks only where its body calls

@@ -37,6 +37,7 @@ pub(crate) struct Outline {
     pub(crate) repeated: bool,
 }
 
+#[cfg(feature = "http")]
 impl Outline {
     /// The id of an `initialize` request.
     pub(crate) fn initialize_id(&self) -> Option<&RequestId> {
@@ -80,6 +81,7 @@ pub(crate) fn check(bytes: &[u8], max_elements: usize) -> Result<(), Refused> {
 /// with its own skipping, which neither counts nor builds (about two thirds of the counting
 /// pass's cost on a call). One it cannot skim plainly (not UTF-8, not JSON, a key escaped or repeated) is
 /// counted instead, which says why.
+#[cfg(feature = "http")]
 pub(crate) fn outline(bytes: &[u8], max_elements: usize) -> Result<Outline, Refused> {
     if within(bytes, max_elements)
         && let Some(outline) = super::skim::skim(bytes)
@@ -298,8 +300,12 @@ impl<'de> Visitor<'de> for Counter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Outline, Refused, check, counted, outline};
-    use rmcp::model::NumberOrString;
+    use super::{Refused, check, counted};
+    #[cfg(feature = "http")]
+    use {
+        super::{Outline, outline},
+        rmcp::model::NumberOrString,
+    };
 
     #[cfg(feature = "http")]
     #[test]
@@ -316,6 +322,7 @@ mod tests {
         assert!(!may(""));
     }
 
+    #[cfg(feature = "http")]
     #[test]
     fn the_outline_is_read_where_the_fields_are_and_nowhere_else() {
         let read = |text: &str| outline(text.as_bytes(), 1_000).ok().unwrap();
@@ -350,6 +357,7 @@ mod tests {
         assert!(read(r#"{"method":"a","method":"b"}"#).repeated);
     }
 
+    #[cfg(feature = "http")]
     #[test]
     fn keys_count_against_the_budget_in_the_outline_too() {
         assert!(outline(br#"{"method":"x"}"#, 3).is_ok());

@@ -14,6 +14,7 @@ mod budget;
 pub mod http;
 pub mod line;
 mod reply;
+#[cfg(feature = "http")]
 mod skim;
 
 pub use budget::DEFAULT_MAX_ELEMENTS;

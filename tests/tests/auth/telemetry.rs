@@ -102,7 +102,7 @@ async fn every_call_is_a_span_parented_on_the_requests_traceparent() {
 }
 
 #[tokio::test]
-async fn call_metrics_count_calls_and_errors_and_time_them_per_tool() {
+async fn call_metrics_count_calls_and_errors_and_time_them_per_registered_tool() {
     let exporter = InMemoryMetricExporter::default();
     let provider = SdkMeterProvider::builder()
         .with_reader(PeriodicReader::builder(exporter.clone()).build())
@@ -123,6 +123,11 @@ async fn call_metrics_count_calls_and_errors_and_time_them_per_tool() {
     server
         .call(Some(&bearer), "void_invoice", json!({"number": 7}))
         .await;
+    // Names a client makes up are counted, but never become labels: each label value is a
+    // series the metrics backend keeps.
+    for made_up in ["no_such_tool", "another_made_up_name"] {
+        server.call(Some(&bearer), made_up, json!({})).await;
+    }
     provider.force_flush().unwrap();
 
     let mut sums = Vec::new();
@@ -165,13 +170,19 @@ async fn call_metrics_count_calls_and_errors_and_time_them_per_tool() {
                 3
             ),
             (
+                "mcp.tool.calls".to_owned(),
+                "mcp.tool.outcome=error".to_owned(),
+                2
+            ),
+            ("mcp.tool.errors".to_owned(), String::new(), 2),
+            (
                 "mcp.tool.errors".to_owned(),
                 "gen_ai.tool.name=void_invoice".to_owned(),
                 1
             ),
         ]
     );
-    assert_eq!(histogram_count, 4);
+    assert_eq!(histogram_count, 6);
     assert!(
         !server.server.set_meter(&provider.meter("late")),
         "a second meter was taken"
