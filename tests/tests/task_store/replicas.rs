@@ -6,12 +6,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
+
+use mcp_tool_runtime::context::{ClientRequestError, Elicitation};
 use mcp_tool_runtime::rmcp::model::{DetailedTask, TaskPayload};
 use mcp_tool_runtime::server::Limits;
+use mcp_tool_runtime::server::tasks::{StoreError, StoredTask, TaskBounds, TaskMessage, TaskStore};
 use mcp_tool_runtime::{ToolContext, Toolbox, ToolboxServer, mcp_tool};
 use serde_json::json;
 use tests::http::HttpServer;
-use tests::tasks::{TaskClient, ask_name, task_id};
+use tests::tasks::{AskedName, TaskClient, ask_name, task_id};
 
 use crate::{Stores, for_each_store};
 
@@ -23,6 +27,8 @@ for_each_store!(
     a_result_larger_than_the_store_keeps_fails_the_task_saying_so,
     a_task_ended_elsewhere_stops_its_tool,
     answers_for_a_dead_replicas_task_are_not_sent_to_it,
+    an_answered_question_is_gone_from_the_next_read_on_any_replica,
+    questions_asked_at_once_are_all_listed_however_slow_the_writes,
 );
 
 /// How many `ticking` tools run.
@@ -58,6 +64,17 @@ async fn work(ctx: &ToolContext, millis: u64) -> String {
     format!("worked {millis} ms")
 }
 
+/// Asks two questions at once, `first` and `second`.
+#[mcp_tool(task = optional)]
+async fn ask_two(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    let (first, second) = tokio::join!(
+        ctx.elicit::<AskedName>("first", "Your first name?"),
+        ctx.elicit::<AskedName>("second", "Your second name?"),
+    );
+    let name = |answer: Elicitation<AskedName>| answer.accepted().map(|asked| asked.name);
+    Ok(format!("{:?} {:?}", name(first?), name(second?)))
+}
+
 /// Answers `bytes` bytes of text.
 #[mcp_tool(task = optional)]
 fn big(bytes: usize) -> String {
@@ -76,15 +93,67 @@ async fn replica(stores: &Stores) -> HttpServer {
 }
 
 async fn replica_counting(stores: &Stores, ticking: Ticking) -> HttpServer {
+    replica_on(stores.open().await, ticking).await
+}
+
+async fn replica_on(store: Box<dyn TaskStore>, ticking: Ticking) -> HttpServer {
     let mut toolbox = Toolbox::new();
     toolbox.insert_state(ticking);
     toolbox
-        .register_all(mcp_tool_runtime::tools![work, ask_name, big, ticking])
+        .register_all(mcp_tool_runtime::tools![
+            work, ask_name, ask_two, big, ticking
+        ])
         .unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();
     server.set_limits(limits()).unwrap();
-    server.set_task_store(stores.open().await);
+    server.set_task_store(store);
     HttpServer::start(server).await
+}
+
+/// A store whose writes of a task's state take 300 ms to land, as on a slow network.
+struct SlowWrites(Box<dyn TaskStore>);
+
+impl TaskStore for SlowWrites {
+    fn create<'a>(
+        &'a self,
+        task: &'a StoredTask,
+        bounds: TaskBounds,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.0.create(task, bounds)
+    }
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredTask>, StoreError>> {
+        self.0.load(id)
+    }
+    fn save<'a>(&'a self, task: &'a StoredTask) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            self.0.save(task).await
+        })
+    }
+    fn send<'a>(
+        &'a self,
+        replica: &'a str,
+        message: &'a TaskMessage,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.0.send(replica, message)
+    }
+    fn receive<'a>(
+        &'a self,
+        replica: &'a str,
+        wait: Duration,
+    ) -> BoxFuture<'a, Result<Vec<TaskMessage>, StoreError>> {
+        self.0.receive(replica, wait)
+    }
+    fn renew<'a>(
+        &'a self,
+        replica: &'a str,
+        lease: Duration,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.0.renew(replica, lease)
+    }
+    fn alive<'a>(&'a self, replica: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.0.alive(replica)
+    }
 }
 
 /// A replica in a runtime of its own, on a thread of its own: killing it stops everything it
@@ -311,4 +380,81 @@ async fn answers_for_a_dead_replicas_task_are_not_sent_to_it(stores: Stores) {
         .await
         .unwrap();
     assert!(unread.is_empty(), "{unread:?}");
+}
+
+/// The keys of the task's `inputRequests`, once it asks at least `count` questions.
+async fn asking(client: &TaskClient, id: &str, count: usize) -> Vec<String> {
+    for _ in 0..250 {
+        let task = client.get(id).await;
+        let keys: Vec<String> = task["result"]["inputRequests"]
+            .as_object()
+            .map(|asked| asked.keys().cloned().collect())
+            .unwrap_or_default();
+        if keys.len() >= count {
+            return keys;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "task {id} never asked {count} questions: {}",
+        client.get(id).await
+    );
+}
+
+/// `tasks/update` acks once the answer is taken: the very next `tasks/get`, on the replica
+/// answered or on the one running the task, no longer lists the question (SEP-2663 partial
+/// fulfillment), and still lists the one unanswered.
+///
+/// The replica running the task writes slowly, so an ack sent before its write lands is seen.
+async fn an_answered_question_is_gone_from_the_next_read_on_any_replica(stores: Stores) {
+    let one = replica_on(
+        Box::new(SlowWrites(stores.open().await)),
+        Ticking::default(),
+    )
+    .await;
+    let two = replica(&stores).await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let on_two = alice.at(two.addr);
+    let answer = |name: &str| json!({"action": "accept", "content": {"name": name}});
+    for (answered, reader) in [(&on_two, &on_two), (&alice, &alice), (&on_two, &alice)] {
+        let id = task_id(&alice.call("ask_two", json!({}), true).await);
+        assert_eq!(asking(reader, &id, 2).await, ["first", "second"]);
+        let ack = answered.update(&id, json!({"first": answer("Ada")})).await;
+        assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+        let next = reader.get(&id).await;
+        assert_eq!(next["result"]["status"], "input_required", "{next}");
+        assert_eq!(
+            next["result"]["inputRequests"]
+                .as_object()
+                .map(|asked| asked.keys().map(String::as_str).collect::<Vec<_>>()),
+            Some(vec!["second"]),
+            "{next}"
+        );
+        answered
+            .update(&id, json!({"second": answer("Lovelace")}))
+            .await;
+        let done = reader.until(&id, "completed").await;
+        assert_eq!(
+            done["result"]["structuredContent"], "Some(\"Ada\") Some(\"Lovelace\")",
+            "{done}"
+        );
+    }
+}
+
+/// Two questions asked at once are two writes of the task; however slowly they land, the
+/// later state is the one kept (a slow first write once landed last, losing the second
+/// question: the client never saw it and the task waited for ever).
+async fn questions_asked_at_once_are_all_listed_however_slow_the_writes(stores: Stores) {
+    let one = replica_on(
+        Box::new(SlowWrites(stores.open().await)),
+        Ticking::default(),
+    )
+    .await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let id = task_id(&alice.call("ask_two", json!({}), true).await);
+    assert_eq!(asking(&alice, &id, 2).await, ["first", "second"]);
+    // And stays so: no write still in flight takes a question away.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(asking(&alice, &id, 2).await, ["first", "second"]);
+    assert_eq!(alice.cancel(&id).await["result"]["resultType"], "complete");
 }

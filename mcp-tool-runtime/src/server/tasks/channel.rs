@@ -21,8 +21,11 @@ use crate::sync::lock;
 pub(super) struct InTask(Arc<State>);
 
 struct State {
-    /// The task as this replica last wrote it.
+    /// The task as this replica last changed it.
     task: Mutex<StoredTask>,
+    /// Held while a state is written: writes land one at a time, each the latest state, so a
+    /// slow write never lands after a newer one and brings back a state already left.
+    writing: tokio::sync::Mutex<()>,
     store: Arc<dyn TaskStore>,
     tasks: Weak<Replica>,
     cancelled: watch::Receiver<bool>,
@@ -42,6 +45,7 @@ impl InTask {
     ) -> Self {
         InTask(Arc::new(State {
             task: Mutex::new(task),
+            writing: tokio::sync::Mutex::new(()),
             store,
             tasks,
             cancelled,
@@ -57,12 +61,14 @@ impl InTask {
     /// Changes the task as `change` says and writes it; a task that ended meanwhile (failed by
     /// another replica, say) is not written.
     async fn write(&self, change: impl FnOnce(&mut StoredTask)) {
-        let task = {
+        {
             let mut task = lock(&self.0.task);
             change(&mut task);
             task.task.task.last_updated_at = current_timestamp();
-            task.clone()
-        };
+        }
+        let _writing = self.0.writing.lock().await;
+        // The state as it is now, which may include changes made while an earlier write ran.
+        let task = lock(&self.0.task).clone();
         // A store that cannot be reached loses a status message, not the task: its end is
         // written again when it comes. A task that ended elsewhere (failed by another replica
         // when this one's lease lapsed) or is gone will never be read again: the tool stops.
@@ -77,6 +83,7 @@ impl InTask {
     pub(super) async fn end(&self, payload: TaskPayload) {
         let task = lock(&self.0.task).clone().ended(payload);
         *lock(&self.0.task) = task.clone();
+        let _writing = self.0.writing.lock().await;
         // The end must be written: tried a few times if the store is away.
         for attempt in 0..5_u64 {
             if self.0.store.save(&task).await.is_ok() {

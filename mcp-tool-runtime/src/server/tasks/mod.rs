@@ -99,6 +99,15 @@ pub(crate) fn runs_as_task(support: TaskSupport, declares_tasks: bool) -> Result
 
 /// `bytes` as the hex of their SHA-256 digest: what a store keeps of an identity, so no
 /// credential is written to it.
+/// How long `tasks/update` waits for the replica running the task to write that its answers
+/// were taken, before acknowledging anyway.
+const ANSWERS_TAKEN_WITHIN: Duration = Duration::from_secs(2);
+
+/// Whether the stored `task` waits on the question `key`.
+fn asks(task: &StoredTask, key: &str) -> bool {
+    matches!(&task.task.payload, TaskPayload::InputRequired { input_requests } if input_requests.contains_key(key))
+}
+
 fn digest_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
@@ -283,6 +292,12 @@ impl Tasks {
 
     /// Answers the task's questions. A task that has ended, its replica's included, takes no
     /// answers: none is sent to a replica that will never read it.
+    ///
+    /// Answered once the answers are taken: the next `tasks/get`, on any replica, no longer
+    /// lists the questions answered (SEP-2663: the task's new state is observed through the
+    /// next `tasks/get`). The replica running the task writes that; this waits for the write,
+    /// up to [`ANSWERS_TAKEN_WITHIN`], then acknowledges anyway (the store is away, or the
+    /// tool asked the same key again).
     pub(crate) async fn update(
         &self,
         id: &str,
@@ -294,7 +309,37 @@ impl Tasks {
             return Ok(());
         }
         let answers: JsonObject = responses.into_iter().collect();
-        self.tell(&task, TaskMessageKind::Answers(answers)).await
+        let answered: Vec<String> = answers
+            .keys()
+            .filter(|key| asks(&task, key))
+            .cloned()
+            .collect();
+        self.tell(&task, TaskMessageKind::Answers(answers)).await?;
+        if !answered.is_empty() {
+            self.taken(id, &answered).await;
+        }
+        Ok(())
+    }
+
+    /// Waits until the stored task `id` asks none of `answered`, or has ended or gone, for at
+    /// most [`ANSWERS_TAKEN_WITHIN`].
+    async fn taken(&self, id: &str, answered: &[String]) {
+        let store = self.replica.store();
+        let deadline = tokio::time::Instant::now() + ANSWERS_TAKEN_WITHIN;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match store.load(id).await {
+                Ok(Some(task))
+                    if !task.is_terminal() && answered.iter().any(|key| asks(&task, key)) => {}
+                // Taken, ended, gone, or a store that cannot say: nothing more to wait for.
+                _ => return,
+            }
+            if tokio::time::Instant::now() + pause > deadline {
+                return;
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
     }
 
     pub(crate) async fn cancel(
