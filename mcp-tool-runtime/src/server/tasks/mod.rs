@@ -100,17 +100,12 @@ pub(crate) fn runs_as_task(support: TaskSupport, declares_tasks: bool) -> Result
     }
 }
 
-/// `bytes` as the hex of their SHA-256 digest: what a store keeps of an identity, so no
-/// credential is written to it.
 /// How long `tasks/update` waits for the replica running the task to write that its answers
 /// were taken, before acknowledging anyway.
 const ANSWERS_TAKEN_WITHIN: Duration = Duration::from_secs(2);
 
-/// Whether the stored `task` waits on the question `key`.
-fn asks(task: &StoredTask, key: &str) -> bool {
-    matches!(&task.task.payload, TaskPayload::InputRequired { input_requests } if input_requests.contains_key(key))
-}
-
+/// `bytes` as the hex of their SHA-256 digest: what a store keeps of an identity, so no
+/// credential is written to it.
 fn digest_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
@@ -314,7 +309,7 @@ impl Tasks {
         let answers: JsonObject = responses.into_iter().collect();
         let answered: Vec<String> = answers
             .keys()
-            .filter(|key| asks(&task, key))
+            .filter(|key| task.asks(key))
             .cloned()
             .collect();
         self.tell(&task, TaskMessageKind::Answers(answers)).await?;
@@ -333,7 +328,7 @@ impl Tasks {
         loop {
             match store.load(id).await {
                 Ok(Some(task))
-                    if !task.is_terminal() && answered.iter().any(|key| asks(&task, key)) => {}
+                    if !task.is_terminal() && answered.iter().any(|key| task.asks(key)) => {}
                 // Taken, ended, gone, or a store that cannot say: nothing more to wait for.
                 _ => return,
             }

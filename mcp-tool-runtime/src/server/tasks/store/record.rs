@@ -71,6 +71,12 @@ impl StoredTask {
         &self.task.task.task_id
     }
 
+    /// Whether the task waits on the question `key` (it is `input_required`, asking it).
+    pub(crate) fn asks(&self, key: &str) -> bool {
+        matches!(&self.task.payload, TaskPayload::InputRequired { input_requests }
+            if input_requests.contains_key(key))
+    }
+
     /// Whether the task has ended (`completed`, `failed` or `cancelled`): its state no longer
     /// changes.
     pub fn is_terminal(&self) -> bool {
