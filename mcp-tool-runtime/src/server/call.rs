@@ -19,7 +19,7 @@ use super::convert::to_rmcp_result;
 use super::errors::{CANCELLED, cancelled, missing_capability, unknown_tool};
 use super::input::{Binding, Input};
 use super::live::Live;
-use super::quota::{CallSlot, Holder, session_of};
+use super::quota::CallSlot;
 use super::request::Request;
 use super::shared::Shared;
 use super::tasks::{self, Escalation};
@@ -88,15 +88,10 @@ fn prepare<'a>(
     #[cfg(not(feature = "otel"))]
     let _ = span;
     // The call counts against the limits before anything else, an unknown tool's too.
-    let slot = {
-        let holder = Holder::of(
-            request.caller.as_deref(),
-            session_of(&context.peer).is_some(),
-        );
+    let slot =
         shared
             .quotas
-            .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
-    };
+            .acquire_call(&context.peer, request.caller.as_deref(), &shared.limits())?;
     let registered = registered.ok_or_else(|| {
         unknown_tool(UnknownTool {
             name: name.to_owned(),

@@ -18,7 +18,6 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::{Map, Value};
 
 use super::call::{open, race};
-use super::quota::{Holder, session_of};
 use super::request::Request;
 use super::shared::{CacheHints, Shared};
 use crate::context::ToolContext;
@@ -143,15 +142,10 @@ where
     F: Future<Output = Result<R, ErrorData>>,
 {
     let request = Request::read(&mut context);
-    let _slot = {
-        let holder = Holder::of(
-            request.caller.as_deref(),
-            session_of(&context.peer).is_some(),
-        );
+    let _slot =
         shared
             .quotas
-            .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
-    };
+            .acquire_call(&context.peer, request.caller.as_deref(), &shared.limits())?;
     let toolbox = shared.snapshot().toolbox.clone();
     let live = open(shared, bound_to, arguments, request, context, input)?;
     let tool_context = ToolContext::new(live.channel);
@@ -244,12 +238,9 @@ pub(crate) async fn complete(
     mut context: RequestContext<RoleServer>,
 ) -> Result<CompleteResult, ErrorData> {
     let caller = Request::read(&mut context).caller;
-    let _slot = {
-        let holder = Holder::of(caller.as_deref(), session_of(&context.peer).is_some());
-        shared
-            .quotas
-            .acquire_call(&context.peer, holder.as_ref(), &shared.limits())?
-    };
+    let _slot = shared
+        .quotas
+        .acquire_call(&context.peer, caller.as_deref(), &shared.limits())?;
     let of = match request.r#ref {
         Reference::Prompt(prompt) => CompletionRef::Prompt(prompt.name),
         Reference::Resource(resource) => CompletionRef::Resource(resource.uri),

@@ -23,7 +23,7 @@ use super::convert::{ServeError, Snapshot};
 use super::input::Seal;
 use super::levels::LogLevels;
 use super::limits::{Limits, LimitsError};
-use super::quota::{Holder, Refusals, session_of};
+use super::quota::{CallSlot, Holder, Refusals, session_of};
 use super::request::{CallerKey, verified_caller};
 use super::shared::{CacheHints, Shared};
 use super::tasks::TaskStore;
@@ -379,6 +379,22 @@ impl ToolboxServer {
             })
             .await
     }
+
+    /// The caller's key for a tasks method, and the request's place among the calls running:
+    /// the tasks methods read the task store (and `tasks/update` may wait on it), so each
+    /// counts against the caller's share of calls while it is served.
+    fn task_request(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Option<CallerKey>, CallSlot), ErrorData> {
+        let caller = verified_caller(context);
+        let slot = self.shared.quotas.acquire_call(
+            &context.peer,
+            caller.as_deref(),
+            &self.shared.limits(),
+        )?;
+        Ok((CallerKey::of(context, caller.as_deref()), slot))
+    }
 }
 
 /// The resource server looks each tool's scopes up in the tools as they are when a call arrives.
@@ -533,9 +549,10 @@ impl ServerHandler for ToolboxServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        let (caller, _slot) = self.task_request(&context)?;
         self.shared
             .tasks
-            .get(&request.task_id, CallerKey::of_request(&context).as_ref())
+            .get(&request.task_id, caller.as_ref())
             .await
     }
 
@@ -545,12 +562,15 @@ impl ServerHandler for ToolboxServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let (caller, _slot) = self.task_request(&context)?;
+        let wait = self.shared.limits().task_update_wait;
         self.shared
             .tasks
             .update(
                 &request.task_id,
-                CallerKey::of_request(&context).as_ref(),
+                caller.as_ref(),
                 request.input_responses,
+                wait,
             )
             .await
     }
@@ -561,9 +581,10 @@ impl ServerHandler for ToolboxServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let (caller, _slot) = self.task_request(&context)?;
         self.shared
             .tasks
-            .cancel(&request.task_id, CallerKey::of_request(&context).as_ref())
+            .cancel(&request.task_id, caller.as_ref())
             .await
     }
 

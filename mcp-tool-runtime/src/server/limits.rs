@@ -38,6 +38,12 @@ pub struct Limits {
     pub notify_timeout: Duration,
     /// Tool calls one session (or, without sessions, one connection) may have running at once;
     /// one more is refused with a JSON-RPC error. Default 256.
+    ///
+    /// Every request that runs the server's code or waits on its stores counts as a call here
+    /// and in `max_calls` and `max_calls_per_caller` while it is served: `tools/call`,
+    /// `prompts/get`, `resources/read`, `completion/complete`, and the tasks extension's
+    /// `tasks/get`, `tasks/update` and `tasks/cancel`. Lists are answered from memory at once
+    /// and are not counted.
     pub max_calls_per_session: usize,
     /// Tool calls the whole server may have running at once; one more is refused with a
     /// JSON-RPC error. Default 4,096.
@@ -93,6 +99,13 @@ pub struct Limits {
     /// lost the task store), any replica answers its unfinished tasks `failed`. Default 15
     /// seconds.
     pub task_lease: Duration,
+    /// How long `tasks/update` waits for the replica running the task to write that the
+    /// answers were taken, so that the next `tasks/get`, on any replica, no longer lists the
+    /// questions answered; then it is acknowledged anyway (the store is away, or the tool asked
+    /// the same key again). The wait polls the task store, 1 ms apart at first, then up to 50 ms
+    /// apart. Zero acknowledges at once: a `tasks/get` that follows may still list them. Default
+    /// 2 seconds.
+    pub task_update_wait: Duration,
     /// The largest task result (its JSON, in bytes) a task store keeps; a larger one ends the
     /// task `failed`, saying so. Default 4 MiB.
     pub max_task_result_bytes: usize,
@@ -125,6 +138,7 @@ impl Default for Limits {
             task_ttl: Duration::from_secs(300),
             task_poll_interval: Duration::from_secs(1),
             task_lease: Duration::from_secs(15),
+            task_update_wait: Duration::from_secs(2),
             max_task_result_bytes: 4 << 20,
         }
     }

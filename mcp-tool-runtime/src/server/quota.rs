@@ -27,9 +27,11 @@ pub const LIMIT_REACHED: i32 = -32029;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Refusals {
-    /// Tool calls refused at `max_calls_per_session`.
+    /// Tool calls (and the requests counted as calls: see
+    /// [`Limits::max_calls_per_session`](super::Limits::max_calls_per_session)) refused at
+    /// `max_calls_per_session`.
     pub calls_per_session: u64,
-    /// Tool calls refused at `max_calls`.
+    /// Tool calls (and the requests counted as calls) refused at `max_calls`.
     pub calls: u64,
     /// Client requests refused at `max_client_requests_per_session`.
     pub client_requests_per_session: u64,
@@ -46,7 +48,7 @@ pub struct Refusals {
     pub tasks: u64,
     /// Tasks refused at `max_tasks_per_caller`.
     pub tasks_per_caller: u64,
-    /// Tool calls refused at `max_calls_per_caller`.
+    /// Tool calls (and the requests counted as calls) refused at `max_calls_per_caller`.
     pub calls_per_caller: u64,
     /// Client requests refused at `max_client_requests_per_caller`.
     pub client_requests_per_caller: u64,
@@ -211,14 +213,19 @@ impl Quotas {
         }
     }
 
-    /// A tool call starting on `peer`'s session for `holder`: held until the guard drops, or
-    /// refused when the server, the caller's share or the session is at its limit.
+    /// A place among the calls running, for a request from `caller` (its verified caller, if
+    /// any) on `peer`'s session: held until the slot drops, or refused when the server, the
+    /// caller's share or the session is at its limit. Tool calls, prompt gets, resource reads,
+    /// completions and the tasks methods (`tasks/get`, `tasks/update`, `tasks/cancel`, which
+    /// read the task store and may wait on it) each hold one while they are served.
     pub(crate) fn acquire_call(
         self: &Arc<Self>,
         peer: &Peer<RoleServer>,
-        holder: Option<&Holder>,
+        caller: Option<&crate::auth::Caller>,
         limits: &super::Limits,
     ) -> Result<CallSlot, ErrorData> {
+        let holder = Holder::of(caller, session_of(peer).is_some());
+        let holder = holder.as_ref();
         let (per_session, per_caller, total) = (
             limits.max_calls_per_session,
             limits.max_calls_per_caller,

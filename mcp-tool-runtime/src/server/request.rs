@@ -150,11 +150,6 @@ impl CallerKey {
         ))
     }
 
-    /// The key of whoever sent `context`, for a request that needs no more of it.
-    pub(crate) fn of_request(context: &RequestContext<RoleServer>) -> Option<CallerKey> {
-        CallerKey::of(context, verified_caller(context).as_deref())
-    }
-
     /// The key made of `bytes` as they are.
     #[cfg(test)]
     pub(crate) fn from_bytes(bytes: &[u8]) -> CallerKey {

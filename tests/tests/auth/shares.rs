@@ -1,5 +1,5 @@
 //! Every bound has a per-caller share: with two verified callers on one server, one fills its
-//! share of tool calls, sessions, tasks, listen streams or client requests, the other is still
+//! share of tool calls (task requests count among them), sessions, tasks, listen streams or client requests, the other is still
 //! served at once, and the refusal names the limit (`-32029`, or the tool's error for a client
 //! request).
 
@@ -11,6 +11,7 @@ use mcp_tool_runtime::server::Limits;
 use mcp_tool_runtime::{ToolContext, mcp_tool};
 use serde_json::{Value, json};
 use tests::http::{OpenStream, post_to};
+use tests::tasks::{TaskClient, task_id};
 use tests::wire::meta_2026;
 use tokio::sync::Semaphore;
 
@@ -37,16 +38,11 @@ fn bearer_for(server: &Protected, subject: &str) -> String {
     format!("Bearer {}", sign(&claims, ISSUER_KEY, "k1"))
 }
 
-fn call_of(tool: &str, id: u64) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-           "params": {"name": tool, "arguments": {}, "_meta": meta_2026(json!({}))}})
-}
-
-#[tokio::test]
-async fn one_caller_fills_its_share_of_calls_and_another_is_served() {
-    let server = Protected::start().await;
+/// Gives each caller a share of `share` calls and serves `hold` (behind the gate returned,
+/// closed) and `long_job`.
+async fn holding(server: &Protected, share: usize) -> Arc<Gate> {
     let mut limits = Limits::default();
-    limits.max_calls_per_caller = 3;
+    limits.max_calls_per_caller = share;
     server.server.set_limits(limits).unwrap();
     let gate = Arc::new(Gate {
         started: AtomicUsize::new(0),
@@ -57,10 +53,23 @@ async fn one_caller_fills_its_share_of_calls_and_another_is_served() {
         .server
         .update(move |toolbox| {
             toolbox.insert_state(state);
-            toolbox.register(hold::tool()).map(drop)
+            toolbox.register(hold::tool())?;
+            toolbox.register(long_job::tool()).map(drop)
         })
         .await
         .unwrap();
+    gate
+}
+
+fn call_of(tool: &str, id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": {}, "_meta": meta_2026(json!({}))}})
+}
+
+#[tokio::test]
+async fn one_caller_fills_its_share_of_calls_and_another_is_served() {
+    let server = Protected::start().await;
+    let gate = holding(&server, 3).await;
     let (alice, bob) = (bearer_for(&server, "alice"), bearer_for(&server, "bob"));
     let addr = server.http.addr;
     let held: Vec<_> = (0..3)
@@ -101,6 +110,57 @@ async fn one_caller_fills_its_share_of_calls_and_another_is_served() {
     gate.open.add_permits(1);
     let again = post_to(addr, &[("Authorization", &alice)], &call_of("hold", 40)).await;
     assert!(again.message["result"].is_object(), "{again:?}");
+}
+
+#[tokio::test]
+async fn task_requests_count_against_the_callers_share_of_calls() {
+    let server = Protected::start().await;
+    let gate = holding(&server, 1).await;
+    let addr = server.http.addr;
+    let alice = TaskClient::new(addr, &bearer_for(&server, "alice"));
+    let bob = TaskClient::new(addr, &bearer_for(&server, "bob"));
+    let (alices, bobs) = (
+        task_id(&alice.call("long_job", json!({}), true).await),
+        task_id(&bob.call("long_job", json!({}), true).await),
+    );
+    // Alice's one call holds her whole share.
+    let held = {
+        let alice = alice.clone();
+        tokio::spawn(async move { alice.call("hold", json!({}), false).await })
+    };
+    while gate.started.load(Ordering::SeqCst) < 1 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": alices})),
+        (
+            "tasks/update",
+            json!({"taskId": alices, "inputResponses": {"name": {"action": "decline"}}}),
+        ),
+        ("tasks/cancel", json!({"taskId": alices})),
+    ] {
+        let refused = alice.request(method, params, true).await;
+        assert_eq!(
+            refused.message["error"]["code"], -32029,
+            "{method}: {refused:?}"
+        );
+        assert_eq!(
+            refused.message["error"]["data"]["limit"], "max_calls_per_caller",
+            "{method}: {refused:?}"
+        );
+    }
+    // Another caller's task requests are served at once.
+    let theirs = tokio::time::timeout(std::time::Duration::from_secs(2), bob.get(&bobs))
+        .await
+        .expect("the other caller was kept waiting");
+    assert_eq!(theirs["result"]["status"], "working", "{theirs}");
+    assert_eq!(server.server.refusals().calls_per_caller, 3);
+    // Once her call ends, her share is hers again.
+    gate.open.add_permits(1);
+    let released = held.await.unwrap();
+    assert!(released["result"].is_object(), "{released}");
+    let hers = alice.get(&alices).await;
+    assert_eq!(hers["result"]["status"], "working", "{hers}");
 }
 
 fn initialize(id: u64) -> Value {

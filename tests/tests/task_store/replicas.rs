@@ -29,6 +29,7 @@ for_each_store!(
     answers_for_a_dead_replicas_task_are_not_sent_to_it,
     an_answered_question_is_gone_from_the_next_read_on_any_replica,
     questions_asked_at_once_are_all_listed_however_slow_the_writes,
+    an_update_waits_no_longer_than_the_limit_says,
 );
 
 /// How many `ticking` tools run.
@@ -97,6 +98,10 @@ async fn replica_counting(stores: &Stores, ticking: Ticking) -> HttpServer {
 }
 
 async fn replica_on(store: Box<dyn TaskStore>, ticking: Ticking) -> HttpServer {
+    replica_with(store, ticking, limits()).await
+}
+
+async fn replica_with(store: Box<dyn TaskStore>, ticking: Ticking, limits: Limits) -> HttpServer {
     let mut toolbox = Toolbox::new();
     toolbox.insert_state(ticking);
     toolbox
@@ -105,7 +110,7 @@ async fn replica_on(store: Box<dyn TaskStore>, ticking: Ticking) -> HttpServer {
         ])
         .unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();
-    server.set_limits(limits()).unwrap();
+    server.set_limits(limits).unwrap();
     server.set_task_store(store);
     HttpServer::start(server).await
 }
@@ -456,5 +461,42 @@ async fn questions_asked_at_once_are_all_listed_however_slow_the_writes(stores: 
     // And stays so: no write still in flight takes a question away.
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(asking(&alice, &id, 2).await, ["first", "second"]);
+    assert_eq!(alice.cancel(&id).await["result"]["resultType"], "complete");
+}
+
+/// `Limits::task_update_wait` bounds how long `tasks/update` waits for the answer to be taken:
+/// at zero it is acknowledged at once, before the running replica's (slow) write lands.
+async fn an_update_waits_no_longer_than_the_limit_says(stores: Stores) {
+    let mut at_once = limits();
+    at_once.task_update_wait = Duration::ZERO;
+    let one = replica_with(
+        Box::new(SlowWrites(stores.open().await)),
+        Ticking::default(),
+        at_once,
+    )
+    .await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let id = task_id(&alice.call("ask_two", json!({}), true).await);
+    assert_eq!(asking(&alice, &id, 2).await, ["first", "second"]);
+    let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+    let started = std::time::Instant::now();
+    let ack = alice.update(&id, json!({"first": answer})).await;
+    let took = started.elapsed();
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    // The default (2 s) waits for the write, which takes 300 ms to land.
+    assert!(
+        took < Duration::from_millis(250),
+        "the update waited {took:?} with task_update_wait zero"
+    );
+    // The write lands afterwards: the answered question goes.
+    let mut left = asking(&alice, &id, 1).await;
+    for _ in 0..100 {
+        if left != ["first", "second"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        left = asking(&alice, &id, 1).await;
+    }
+    assert_eq!(left, ["second"]);
     assert_eq!(alice.cancel(&id).await["result"]["resultType"], "complete");
 }

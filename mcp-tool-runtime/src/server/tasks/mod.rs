@@ -14,7 +14,7 @@
 //! - any replica answers `tasks/get`, `tasks/update` and `tasks/cancel`; an update or a
 //!   cancellation for a task another replica runs is sent to it through the store;
 //! - `tasks/update` is acknowledged once the replica running the task has written that the
-//!   answers were taken (waited for up to 2 s), so the next `tasks/get`, on any replica, no
+//!   answers were taken (waited for up to [`Limits::task_update_wait`]), so the next `tasks/get`, on any replica, no
 //!   longer lists the questions answered;
 //! - each replica renews a lease in the store while it lives ([`Limits::task_lease`]); a task
 //!   whose replica's lease has lapsed is answered `failed`, saying so, never `working` forever;
@@ -33,6 +33,7 @@
 //!
 //! [`ToolboxServer::set_task_store`]: crate::ToolboxServer::set_task_store
 //! [`Limits::task_lease`]: crate::server::Limits::task_lease
+//! [`Limits::task_update_wait`]: crate::server::Limits::task_update_wait
 
 mod channel;
 mod errors;
@@ -99,10 +100,6 @@ pub(crate) fn runs_as_task(support: TaskSupport, declares_tasks: bool) -> Result
         (_, false) => Ok(false),
     }
 }
-
-/// How long `tasks/update` waits for the replica running the task to write that its answers
-/// were taken, before acknowledging anyway.
-const ANSWERS_TAKEN_WITHIN: Duration = Duration::from_secs(2);
 
 /// `bytes` as the hex of their SHA-256 digest: what a store keeps of an identity, so no
 /// credential is written to it.
@@ -294,13 +291,16 @@ impl Tasks {
     /// Answered once the answers are taken: the next `tasks/get`, on any replica, no longer
     /// lists the questions answered (SEP-2663: the task's new state is observed through the
     /// next `tasks/get`). The replica running the task writes that; this waits for the write,
-    /// up to [`ANSWERS_TAKEN_WITHIN`], then acknowledges anyway (the store is away, or the
-    /// tool asked the same key again).
+    /// up to `wait` ([`Limits::task_update_wait`]), then acknowledges anyway (the store is
+    /// away, or the tool asked the same key again).
+    ///
+    /// [`Limits::task_update_wait`]: crate::server::Limits::task_update_wait
     pub(crate) async fn update(
         &self,
         id: &str,
         caller: Option<&CallerKey>,
         responses: impl IntoIterator<Item = (String, Value)>,
+        wait: Duration,
     ) -> Result<(), ErrorData> {
         let task = self.current(id, caller).await?;
         if task.is_terminal() {
@@ -313,17 +313,17 @@ impl Tasks {
             .cloned()
             .collect();
         self.tell(&task, TaskMessageKind::Answers(answers)).await?;
-        if !answered.is_empty() {
-            self.taken(id, &answered).await;
+        if !answered.is_empty() && !wait.is_zero() {
+            self.taken(id, &answered, wait).await;
         }
         Ok(())
     }
 
     /// Waits until the stored task `id` asks none of `answered`, or has ended or gone, for at
-    /// most [`ANSWERS_TAKEN_WITHIN`].
-    async fn taken(&self, id: &str, answered: &[String]) {
+    /// most `wait`.
+    async fn taken(&self, id: &str, answered: &[String], wait: Duration) {
         let store = self.replica.store();
-        let deadline = tokio::time::Instant::now() + ANSWERS_TAKEN_WITHIN;
+        let deadline = tokio::time::Instant::now() + wait;
         let mut pause = Duration::from_millis(1);
         loop {
             match store.load(id).await {
