@@ -1,7 +1,7 @@
 //! Every bound has a per-caller share: with two verified callers on one server, one fills its
-//! share of tool calls (task requests count among them), sessions, tasks, listen streams or client requests, the other is still
-//! served at once, and the refusal names the limit (`-32029`, or the tool's error for a client
-//! request).
+//! share of tool calls (task requests count among them), sessions, tasks, listen streams or
+//! client requests, the other is still served at once, and the refusal names the limit
+//! (`-32029`, or the tool's error for a client request).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
