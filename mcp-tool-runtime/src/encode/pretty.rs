@@ -19,9 +19,12 @@ pub(crate) fn pretty(value: &Value) -> String {
     String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
-/// The compact text of a checked value: no whitespace, keys as sorted.
+/// The compact text of a checked value: no whitespace, keys as sorted; shrunk to its length
+/// like the pretty one.
 pub(crate) fn compact(value: &Value) -> String {
-    serde_json::to_string(value).expect("a checked value always serializes")
+    let mut text = serde_json::to_string(value).expect("a checked value always serializes");
+    text.shrink_to_fit();
+    text
 }
 
 /// serde_json's pretty layout (`to_string_pretty`: two-space indent, `": "`), byte for byte,
