@@ -5,6 +5,7 @@
 
 mod cancel;
 mod changes;
+mod connections;
 mod context;
 mod convert;
 mod fixtures;

@@ -18,20 +18,25 @@
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
 //! - `abandon`: cancelling a 2025 call whose client hung up;
-//! - `serve`: [`serve`], connections with deadlines and a graceful shutdown.
-//! - `deadlines`: the coarse clock of `serve`'s header deadlines.
+//! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
+//! - `deadlines`: the coarse clock of `serve`'s header deadlines;
+//! - `peers`: each peer's share of `serve`'s connections, and the answer past it.
 
 mod abandon;
 pub(crate) mod body;
 mod deadlines;
 pub(crate) mod gate;
 mod guard;
+mod peers;
 mod serve;
 mod sessions;
 mod shared;
 
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
-pub use serve::{DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, ServeOptions, Stopped, serve};
+pub use serve::{
+    DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_CONNECTIONS_PER_PEER, ServeOptions, Stopped, serve,
+};
 pub use sessions::{
     BoundedSessions, BoundedSessionsError, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CALLER,
 };

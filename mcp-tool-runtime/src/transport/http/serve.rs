@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -13,15 +14,28 @@ use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::deadlines::Deadlines;
+use super::peers::{self, Peer, Peers};
 
 /// How long a connection may take to send a request's line and headers, by default: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long requests in flight may run on after the shutdown signal, by default: 30 s.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(30);
+
+/// How many connections [`serve`] serves at once, by default: 10,000.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+
+/// How many connections one peer may have open at once, by default: 256.
+pub const DEFAULT_MAX_CONNECTIONS_PER_PEER: usize = 256;
+
+/// Connections past their peer's share that may be waiting for their answer at once; past
+/// it, one more is closed as soon as it is accepted. Each waits at most the header deadline
+/// for its request, so a peer that keeps opening connections holds a few descriptors at most.
+const REFUSING_AT_ONCE: usize = 64;
 
 /// The deadlines of [`serve`], and the tasks it lets finish.
 #[derive(Debug, Clone)]
@@ -39,6 +53,17 @@ pub struct ServeOptions {
     /// Servers whose running tasks may finish within the grace period too, after the requests
     /// in flight.
     pub tasks: Vec<crate::ToolboxServer>,
+    /// Connections served at once ([`DEFAULT_MAX_CONNECTIONS`] unless set). At it, `serve`
+    /// accepts no more until one closes; the next wait in the listener's backlog. Keep it
+    /// within the process's descriptor limit (`ulimit -n`), less what the server opens itself.
+    pub max_connections: usize,
+    /// Connections one peer (an IPv4 address, or an IPv6 /64 network) may have open at once
+    /// ([`DEFAULT_MAX_CONNECTIONS_PER_PEER`] unless set), so no one client takes every place.
+    /// One more is answered on its first request with HTTP 503 (`Retry-After: 1`) and a
+    /// JSON-RPC error (`-32029`, naming `max_connections_per_peer`, with the request's id), and
+    /// closed. Behind a reverse proxy or a load balancer every connection comes from its
+    /// address: there, raise this to `max_connections` and bound clients at the proxy.
+    pub max_connections_per_peer: usize,
 }
 
 impl Default for ServeOptions {
@@ -47,6 +72,8 @@ impl Default for ServeOptions {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             grace: DEFAULT_GRACE,
             tasks: Vec::new(),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_peer: DEFAULT_MAX_CONNECTIONS_PER_PEER,
         }
     }
 }
@@ -70,6 +97,18 @@ impl ServeOptions {
     /// Sets [`header_read_timeout`](Self::header_read_timeout).
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.header_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`max_connections`](Self::max_connections) (at least 1).
+    pub fn max_connections(mut self, limit: usize) -> Self {
+        self.max_connections = limit.max(1);
+        self
+    }
+
+    /// Sets [`max_connections_per_peer`](Self::max_connections_per_peer) (at least 1).
+    pub fn max_connections_per_peer(mut self, limit: usize) -> Self {
+        self.max_connections_per_peer = limit.max(1);
         self
     }
 }
@@ -133,14 +172,23 @@ where
     let mut ticking = JoinSet::new();
     ticking.spawn(ticks);
     let mut shutdown = std::pin::pin!(shutdown);
+    let places = Arc::new(Semaphore::new(options.max_connections.max(1)));
+    let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
+    let peers = Peers::default();
+    let share = options.max_connections_per_peer.max(1);
     loop {
+        // At `max_connections`, the next connection waits in the backlog until one closes.
+        let place = tokio::select! {
+            place = places.clone().acquire_owned() => place.expect("never closed"),
+            () = &mut shutdown => break,
+        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
         };
         // A failed accept (out of descriptors, a reset handshake) ends one connection, not the
         // server.
-        let Ok((stream, _)) = accepted else {
+        let Ok((stream, addr)) = accepted else {
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
@@ -149,17 +197,43 @@ where
         // Linux) on every call of a keep-alive connection. A socket that refuses the option
         // still serves, only slower.
         let _ = stream.set_nodelay(true);
-        let connection = hyper::server::conn::http1::Builder::new()
+        let mut http1 = hyper::server::conn::http1::Builder::new();
+        http1
             .timer(deadlines.clone())
-            .header_read_timeout(options.header_read_timeout)
-            .serve_connection(
-                TokioIo::new(stream),
-                TowerToHyperService::new(service.clone()),
-            );
-        let watched = graceful.watch(connection);
-        connections.spawn(async move {
-            let _ = watched.await;
-        });
+            .header_read_timeout(options.header_read_timeout);
+        match peers.admit(Peer::of(addr), share) {
+            Some(counted) => {
+                let connection = http1.serve_connection(
+                    TokioIo::new(stream),
+                    TowerToHyperService::new(service.clone()),
+                );
+                let watched = graceful.watch(connection);
+                connections.spawn(async move {
+                    let _ = watched.await;
+                    drop((counted, place));
+                });
+            }
+            // Past the peer's share: its first request is answered with the refusal, within
+            // the header deadline, and the connection closed; it holds no place of the
+            // server's. Too many such at once, and it is closed unanswered.
+            None => {
+                drop(place);
+                let Ok(refusal) = refusing.clone().try_acquire_owned() else {
+                    continue;
+                };
+                let within = options.header_read_timeout;
+                let refuse = hyper::service::service_fn(move |request| async move {
+                    Ok::<_, Infallible>(peers::refuse(request, share, within).await)
+                });
+                let connection = http1
+                    .keep_alive(false)
+                    .serve_connection(TokioIo::new(stream), refuse);
+                connections.spawn(async move {
+                    let _ = tokio::time::timeout(within * 2, connection).await;
+                    drop(refusal);
+                });
+            }
+        }
         // Finished connections are reaped as they go, so the set does not grow.
         while connections.try_join_next().is_some() {}
     }

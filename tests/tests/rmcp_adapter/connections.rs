@@ -1,0 +1,135 @@
+//! `transport::http::serve`'s connection bounds: a peer past its share
+//! (`ServeOptions::max_connections_per_peer`) is answered with a JSON-RPC error carrying its
+//! request's id and closed, while another peer is served; at `max_connections` the next
+//! connection waits until one closes.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use mcp_tool_runtime::transport::http::{ServeOptions, serve};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// A server answering `POST /` with `ok`, served with `options`.
+async fn start(options: ServeOptions) -> SocketAddr {
+    let router = axum::Router::new().route("/", axum::routing::post(|| async { "ok" }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, router, std::future::pending(), options));
+    addr
+}
+
+/// A connection to `addr` from the loopback address `from` (`127.0.0.1`, `127.0.0.2`: two
+/// peers of one machine).
+async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+/// Sends a JSON-RPC `tools/list` with `id` and reads one reply: its status line and body.
+async fn send(stream: &mut TcpStream, id: u64) -> (String, String) {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = Vec::new();
+    let mut buffer = [0_u8; 4096];
+    loop {
+        if let Some(end) = reply.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&reply[..end]).to_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length: "))
+                .map(|n| n.trim().parse().unwrap())
+                .expect("a reply with a length");
+            if reply.len() >= end + 4 + length {
+                let status = head.lines().next().unwrap().to_owned();
+                let body = String::from_utf8_lossy(&reply[end + 4..end + 4 + length]);
+                return (status, body.into_owned());
+            }
+        }
+        let read = stream.read(&mut buffer).await.unwrap();
+        assert!(read > 0, "closed: {:?}", String::from_utf8_lossy(&reply));
+        reply.extend_from_slice(&buffer[..read]);
+    }
+}
+
+/// Whether the server has closed `stream` (reads to its end within 5 s).
+async fn closed(stream: &mut TcpStream) -> bool {
+    let mut buffer = [0_u8; 256];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await {
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Two connections from `127.0.0.1`, each served once and kept open.
+async fn two_served(addr: SocketAddr) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for id in 0..2 {
+        let mut stream = connect_from("127.0.0.1", addr).await;
+        assert_eq!(send(&mut stream, id).await.1, "ok");
+        held.push(stream);
+    }
+    held
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_past_its_peers_share_is_refused_with_its_id_and_another_peer_is_served() {
+    let addr = start(ServeOptions::default().max_connections_per_peer(2)).await;
+    let mut held = two_served(addr).await;
+    let mut third = connect_from("127.0.0.1", addr).await;
+    let (status, body) = send(&mut third, 7).await;
+    assert!(status.contains(" 503"), "{status}");
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(reply["id"], 7, "{reply}");
+    assert_eq!(reply["error"]["code"], -32029, "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["limit"], "max_connections_per_peer",
+        "{reply}"
+    );
+    assert_eq!(reply["error"]["data"]["value"], 2, "{reply}");
+    assert!(
+        closed(&mut third).await,
+        "the refused connection was kept open"
+    );
+    // Another peer is served while the first holds its whole share.
+    let mut other = connect_from("127.0.0.2", addr).await;
+    assert_eq!(send(&mut other, 8).await.1, "ok");
+    // The first peer's connections still serve; once one closes, its place is the peer's again.
+    assert_eq!(send(&mut held[0], 9).await.1, "ok");
+    drop(held.remove(0));
+    for attempt in 0.. {
+        let mut again = connect_from("127.0.0.1", addr).await;
+        let (status, body) = send(&mut again, 10).await;
+        if body == "ok" {
+            break;
+        }
+        assert!(status.contains(" 503") && attempt < 50, "{status} {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_max_connections_the_next_waits_until_one_closes() {
+    let addr = start(ServeOptions::default().max_connections(2)).await;
+    let mut held = two_served(addr).await;
+    // Connected (the listener's backlog takes it), but not served while two are open.
+    let mut third = connect_from("127.0.0.1", addr).await;
+    let waiting = tokio::spawn(async move { send(&mut third, 3).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!waiting.is_finished(), "a third connection was served");
+    drop(held.remove(0));
+    let (_, body) = tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .expect("the waiting connection was never served once one closed")
+        .unwrap();
+    assert_eq!(body, "ok");
+}
