@@ -29,8 +29,10 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(30);
 /// How many connections [`serve`] serves at once, by default: 10,000.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 
-/// How many connections one peer may have open at once, by default: 256.
-pub const DEFAULT_MAX_CONNECTIONS_PER_PEER: usize = 256;
+/// How many connections one peer may have open at once, by default: 1,024, a tenth of
+/// [`DEFAULT_MAX_CONNECTIONS`]: room for a reverse proxy's pool, while it takes ten clients at
+/// least to fill every place.
+pub const DEFAULT_MAX_CONNECTIONS_PER_PEER: usize = 1_024;
 
 /// Connections past their peer's share that may be waiting for their answer at once; past
 /// it, one more is closed as soon as it is accepted. Each waits at most the header deadline
