@@ -1,7 +1,7 @@
 //! `transport::http::serve`'s connection bounds: a peer past its share
 //! (`ServeOptions::max_connections_per_peer`) is answered with a JSON-RPC error carrying its
 //! request's id and closed, while another peer is served; at `max_connections` the next
-//! connection waits until one closes.
+//! connection waits until one closes; a refused connection never holds up the shutdown.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -132,4 +132,39 @@ async fn at_max_connections_the_next_waits_until_one_closes() {
         .expect("the waiting connection was never served once one closed")
         .unwrap();
     assert_eq!(body, "ok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_connection_that_never_asks_does_not_hold_up_the_shutdown() {
+    let router = axum::Router::new().route("/", axum::routing::post(|| async { "ok" }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let options = ServeOptions::default().max_connections_per_peer(1);
+    let serving = tokio::spawn(serve(
+        listener,
+        router,
+        async move {
+            let _ = stopped.await;
+        },
+        options,
+    ));
+    let mut served = connect_from("127.0.0.1", addr).await;
+    assert_eq!(send(&mut served, 1).await.1, "ok");
+    // Past the share, and silent: its refusal waits for a request (up to the 10 s header
+    // deadline).
+    let _silent = connect_from("127.0.0.1", addr).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    stop.send(()).unwrap();
+    let stopped = tokio::time::timeout(Duration::from_secs(5), serving)
+        .await
+        .expect("serve waited on the refused connection")
+        .unwrap();
+    assert_eq!(stopped.cut, 0, "{stopped:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
 }

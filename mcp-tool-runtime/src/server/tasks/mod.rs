@@ -14,8 +14,8 @@
 //! - any replica answers `tasks/get`, `tasks/update` and `tasks/cancel`; an update or a
 //!   cancellation for a task another replica runs is sent to it through the store;
 //! - `tasks/update` is acknowledged once the replica running the task has written that the
-//!   answers were taken (waited for up to [`Limits::task_update_wait`]), so the next `tasks/get`, on any replica, no
-//!   longer lists the questions answered;
+//!   answers were taken (waited for up to [`Limits::task_update_wait`]), so the next
+//!   `tasks/get`, on any replica, no longer lists the questions answered;
 //! - each replica renews a lease in the store while it lives ([`Limits::task_lease`]); a task
 //!   whose replica's lease has lapsed is answered `failed`, saying so, never `working` forever;
 //! - a task's end is written once: a replica that comes back after its task was failed cannot

@@ -177,6 +177,7 @@ where
     let places = Arc::new(Semaphore::new(options.max_connections.max(1)));
     let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     let peers = Peers::default();
+    let mut refusals = JoinSet::new();
     let share = options.max_connections_per_peer.max(1);
     loop {
         // At `max_connections`, the next connection waits in the backlog until one closes.
@@ -230,16 +231,19 @@ where
                 let connection = http1
                     .keep_alive(false)
                     .serve_connection(TokioIo::new(stream), refuse);
-                connections.spawn(async move {
+                refusals.spawn(async move {
                     let _ = tokio::time::timeout(within * 2, connection).await;
                     drop(refusal);
                 });
             }
         }
-        // Finished connections are reaped as they go, so the set does not grow.
+        // Finished connections are reaped as they go, so the sets do not grow.
         while connections.try_join_next().is_some() {}
+        while refusals.try_join_next().is_some() {}
     }
     drop(listener);
+    // Refusals still waiting for their request are not waited for.
+    drop(refusals);
     let deadline = tokio::time::Instant::now() + options.grace;
     let open_at_signal = graceful.count();
     let cut = match tokio::time::timeout(options.grace, graceful.shutdown()).await {
