@@ -299,6 +299,42 @@ impl OpenStream {
     }
 }
 
+/// `toolbox`'s tools served as the serving guide says: a `ToolboxServer` behind
+/// `HttpGuard::rmcp` (each sender's request bodies held to `body_share` bytes at once) on
+/// `transport::http::serve`, rmcp configured with `config`; its address on 127.0.0.1.
+pub async fn serve_tools(
+    toolbox: mcp_tool_runtime::Toolbox,
+    config: StreamableHttpServerConfig,
+    body_share: usize,
+) -> SocketAddr {
+    use mcp_tool_runtime::transport::http::{ServeOptions, serve};
+    let server = mcp_tool_runtime::ToolboxServer::new(toolbox).unwrap();
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let guard = HttpGuard::rmcp(service).max_body_bytes_per_sender(body_share);
+    let router = axum::Router::new().nest_service("/mcp", guard);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(
+        listener,
+        router,
+        std::future::pending(),
+        ServeOptions::default(),
+    ));
+    addr
+}
+
+/// A connection to `addr` from the loopback address `from` (`127.0.0.1`, `127.0.0.2`, ...: the
+/// server sees each as a peer of its own).
+pub async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
 /// Reads the reply on a connection a test wrote to itself, within ten seconds.
 pub async fn reply_on(stream: &mut TcpStream) -> HttpReply {
     tokio::time::timeout(WAIT, read_reply(stream, None))

@@ -2,15 +2,13 @@
 //! `TCP_NODELAY`, so the last small writes of a reply (rmcp writes a server-sent-events reply in
 //! several) do not wait for the client's delayed ACK, about 40 ms on Linux.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use mcp_tool_runtime::transport::HttpGuard;
-use mcp_tool_runtime::transport::http::{ServeOptions, serve};
-use mcp_tool_runtime::{Toolbox, ToolboxServer, mcp_tool};
+use mcp_tool_runtime::rmcp::transport::StreamableHttpServerConfig;
+use mcp_tool_runtime::transport::http::DEFAULT_MAX_BODY_BYTES_PER_SENDER;
+use mcp_tool_runtime::{Toolbox, mcp_tool};
 use serde_json::json;
+use tests::http::serve_tools;
 use tests::wire::meta_2026;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -31,22 +29,12 @@ const STALL: Duration = Duration::from_millis(20);
 async fn start() -> std::net::SocketAddr {
     let mut toolbox = Toolbox::new();
     toolbox.register(add::tool()).unwrap();
-    let server = ToolboxServer::new(toolbox).unwrap();
-    let rmcp_service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
+    serve_tools(
+        toolbox,
         StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", HttpGuard::new(rmcp_service));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(
-        listener,
-        router,
-        std::future::pending(),
-        ServeOptions::default(),
-    ));
-    addr
+        DEFAULT_MAX_BODY_BYTES_PER_SENDER,
+    )
+    .await
 }
 
 /// Writes `message` (with `headers`) on `stream` and reads its reply to its last byte (the end of

@@ -3,6 +3,7 @@
 //!
 //! One test binary, one module per behaviour; the tools the wire tests serve live in `fixtures`.
 
+mod body_budget;
 mod cancel;
 mod changes;
 mod connections;

@@ -9,6 +9,7 @@ use http_body_util::{BodyExt, Full};
 use rmcp::RoleServer;
 use rmcp::service::TxJsonRpcMessage;
 
+use super::inflight::{OverBudget, Reserved};
 use crate::transport::reply::ID_SEARCH_BYTES;
 
 /// The responses the HTTP layers answer with.
@@ -23,15 +24,25 @@ pub(super) enum Body {
     TimedOut,
     /// Over the limit; the beginning, to look for the request's id.
     TooLarge(Vec<u8>),
+    /// Within the limit, but its bytes would pass a bound of the bytes held at once; the
+    /// beginning, to look for the request's id.
+    OverBudget(Vec<u8>, OverBudget),
     Failed,
 }
 
 /// Reads a whole body, keeping at most `limit` bytes: past it, the rest is read and dropped (up
-/// to a point), so the client finishes its upload and reads the answer.
-pub(super) async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body {
+/// to a point), so the client finishes its upload and reads the answer. Each byte kept is
+/// first taken from `reserved`, when given; past what it allows, the rest is read and dropped
+/// the same way.
+pub(super) async fn read_body<B: http_body::Body>(
+    body: B,
+    limit: usize,
+    mut reserved: Option<&mut Reserved>,
+) -> Body {
     let mut body = std::pin::pin!(body);
     let mut kept = Vec::new();
     let mut total = 0_usize;
+    let mut over_budget = None;
     while let Some(frame) = body.frame().await {
         let Ok(frame) = frame else {
             return Body::Failed;
@@ -43,7 +54,16 @@ pub(super) async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body
         while data.has_remaining() {
             let chunk = data.chunk();
             total += chunk.len();
-            let keep = if total <= limit {
+            let within = total <= limit
+                && over_budget.is_none()
+                && match reserved.as_deref_mut().map(|r| r.grow(chunk.len())) {
+                    Some(Err(over)) => {
+                        over_budget = Some(over);
+                        false
+                    }
+                    _ => true,
+                };
+            let keep = if within {
                 chunk.len()
             } else {
                 ID_SEARCH_BYTES.saturating_sub(kept.len()).min(chunk.len())
@@ -59,6 +79,10 @@ pub(super) async fn read_body<B: http_body::Body>(body: B, limit: usize) -> Body
     if total > limit {
         kept.truncate(ID_SEARCH_BYTES);
         return Body::TooLarge(kept);
+    }
+    if let Some(over) = over_budget {
+        kept.truncate(ID_SEARCH_BYTES);
+        return Body::OverBudget(kept, over);
     }
     Body::Complete(Bytes::from(kept))
 }

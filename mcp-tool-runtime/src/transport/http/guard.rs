@@ -20,6 +20,10 @@ use rmcp::transport::StreamableHttpService;
 
 use super::body::{Body, HttpResponse, json_rpc_response, read_body};
 use super::gate::Gate;
+use super::inflight::{
+    DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER, InFlight, OverBudget,
+    Sender,
+};
 use super::sessions::{BoundedSessions, BoundedSessionsError};
 use super::shared::SharedRmcp;
 use crate::server::reached;
@@ -63,6 +67,7 @@ pub struct HttpGuard<S> {
     max_elements: usize,
     body_timeout: Duration,
     sessions: Option<Arc<BoundedSessions>>,
+    inflight: Arc<InFlight>,
 }
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
@@ -77,6 +82,10 @@ impl<S> HttpGuard<S> {
             max_elements: DEFAULT_MAX_ELEMENTS,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             sessions: None,
+            inflight: InFlight::new(
+                DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+                DEFAULT_MAX_BODY_BYTES_PER_SENDER,
+            ),
         }
     }
 }
@@ -124,6 +133,28 @@ impl<S> HttpGuard<S> {
         self.max_body_bytes = limit;
         self
     }
+
+    /// The request body bytes held at once, every request together
+    /// ([`DEFAULT_MAX_BODY_BYTES_IN_FLIGHT`] unless set): a body that would pass it is read to
+    /// its end and dropped, and answered with `-32029` naming `max_body_bytes_in_flight`, with
+    /// its id (HTTP 503 when it has none) and `Retry-After: 1`. A body's bytes are held from
+    /// when they arrive until its response begins.
+    pub fn max_body_bytes_in_flight(mut self, limit: usize) -> Self {
+        self.inflight = InFlight::new(limit, self.inflight.share());
+        self
+    }
+
+    /// The request body bytes one sender's requests hold at once
+    /// ([`DEFAULT_MAX_BODY_BYTES_PER_SENDER`] unless set), so no one sender takes the whole of
+    /// [`max_body_bytes_in_flight`](Self::max_body_bytes_in_flight); past it, `-32029` naming
+    /// `max_body_bytes_per_sender`. A sender is a verified caller (issuer and subject), else the
+    /// peer its connection comes from (an IPv4 address, an IPv6 /64) when served by
+    /// [`serve`](super::serve); requests served by another loop without a verified caller
+    /// share one share.
+    pub fn max_body_bytes_per_sender(mut self, limit: usize) -> Self {
+        self.inflight = InFlight::new(self.inflight.total(), limit);
+        self
+    }
 }
 
 impl<S, B> tower_service::Service<Request<B>> for HttpGuard<S>
@@ -152,6 +183,7 @@ where
         let max_elements = self.max_elements;
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
+        let inflight = self.inflight.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             // A session belongs to the caller who opened it: anyone else is told it does not
@@ -197,7 +229,11 @@ where
                 }
                 return Ok(response);
             }
-            let read = tokio::time::timeout(body_timeout, read_body(body, limit)).await;
+            // The body's bytes count against its sender's share until its response begins.
+            let mut reserved = inflight.reserve(Sender::of(&parts));
+            let read =
+                tokio::time::timeout(body_timeout, read_body(body, limit, Some(&mut reserved)))
+                    .await;
             let body = match read.unwrap_or(Body::TimedOut) {
                 Body::Complete(bytes) => bytes,
                 Body::TimedOut => {
@@ -228,6 +264,33 @@ where
                         find_id(&prefix),
                     );
                     return Ok(json_rpc_response(&reply, StatusCode::PAYLOAD_TOO_LARGE));
+                }
+                Body::OverBudget(prefix, over) => {
+                    let (limit, value, what) = match over {
+                        OverBudget::Sender(share) => (
+                            "max_body_bytes_per_sender",
+                            share,
+                            format!(
+                                "this client's requests already hold {share} bytes of request bodies being read or served (the server's max_body_bytes_per_sender); try again when one is answered"
+                            ),
+                        ),
+                        OverBudget::Server(total) => (
+                            "max_body_bytes_in_flight",
+                            total,
+                            format!(
+                                "the server already holds {total} bytes of request bodies (its max_body_bytes_in_flight); try again shortly"
+                            ),
+                        ),
+                    };
+                    let reply = TxJsonRpcMessage::<RoleServer>::error(
+                        reached(limit, value, what),
+                        find_id(&prefix),
+                    );
+                    let mut response = json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE);
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+                    return Ok(response);
                 }
                 Body::Failed => {
                     return Ok(Response::builder()
@@ -322,6 +385,7 @@ where
                     .bind(id, owner.as_ref().map(|k| k.as_bytes()), share)
                     .await;
             }
+            drop(reserved);
             Ok(response)
         })
     }

@@ -14,6 +14,7 @@
 //! One concept a file:
 //! - `guard`: [`HttpGuard`], its settings, and what it refuses;
 //! - `body`: reading a body whole within a limit, and the responses the guard answers with;
+//! - `inflight`: the request body bytes the guard holds at once, each sender's share and all;
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
@@ -27,12 +28,14 @@ pub(crate) mod body;
 mod deadlines;
 pub(crate) mod gate;
 mod guard;
+mod inflight;
 mod peers;
 mod serve;
 mod sessions;
 mod shared;
 
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
+pub use inflight::{DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER};
 pub use serve::{
     DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_CONNECTIONS_PER_PEER, ServeOptions, Stopped, serve,

@@ -17,6 +17,8 @@ use crate::transport::reply::{ID_SEARCH_BYTES, find_id};
 
 /// Who a connection comes from, for its share: an IPv4 address (an IPv4-mapped IPv6 one too),
 /// or the /64 network of an IPv6 address, since one host is commonly given a whole /64.
+/// [`serve`](super::serve) puts it in each request's extensions, for the guard's share of
+/// bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(super) enum Peer {
     V4([u8; 4]),
@@ -32,6 +34,34 @@ impl Peer {
                 None => Peer::V6Network((v6.to_bits() >> 64) as u64),
             },
         }
+    }
+}
+
+/// `inner`, with the peer of the connection put in each request's extensions.
+#[derive(Clone)]
+pub(super) struct WithPeer<S> {
+    pub(super) inner: S,
+    pub(super) peer: Peer,
+}
+
+impl<S, B> tower_service::Service<Request<B>> for WithPeer<S>
+where
+    S: tower_service::Service<Request<B>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
+        request.extensions_mut().insert(self.peer);
+        self.inner.call(request)
     }
 }
 
@@ -79,16 +109,22 @@ impl Drop for PeerSlot {
     }
 }
 
-/// The answer to a request on a connection past its peer's share of `share`: HTTP 503 with
-/// `Retry-After`, a JSON-RPC error (`-32029`, naming `max_connections_per_peer`) carrying the
-/// request's id when its body gives one within `within`, and the connection closed after it.
+/// The answer to a request on a connection past its peer's share of `share`: a JSON-RPC error
+/// (`-32029`, naming `max_connections_per_peer`) carrying the request's id when its body gives
+/// one within `within` (then with HTTP 200, as the guard answers, so the client hands the error
+/// to that request; else 503), `Retry-After: 1`, and the connection closed after it.
 pub(super) async fn refuse(
     request: Request<Incoming>,
     share: usize,
     within: Duration,
 ) -> HttpResponse {
     let id = if request.method() == Method::POST {
-        match tokio::time::timeout(within, read_body(request.into_body(), ID_SEARCH_BYTES)).await {
+        match tokio::time::timeout(
+            within,
+            read_body(request.into_body(), ID_SEARCH_BYTES, None),
+        )
+        .await
+        {
             Ok(Body::Complete(bytes)) => find_id(&bytes),
             Ok(Body::TooLarge(prefix)) => find_id(&prefix),
             _ => None,
@@ -107,7 +143,6 @@ pub(super) async fn refuse(
         &TxJsonRpcMessage::<RoleServer>::error(error, id),
         StatusCode::SERVICE_UNAVAILABLE,
     );
-    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
     let headers = response.headers_mut();
     headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
     headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));

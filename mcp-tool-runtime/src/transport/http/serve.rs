@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::deadlines::Deadlines;
-use super::peers::{self, Peer, Peers};
+use super::peers::{self, Peer, Peers, WithPeer};
 
 /// How long a connection may take to send a request's line and headers, by default: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -61,9 +61,9 @@ pub struct ServeOptions {
     pub max_connections: usize,
     /// Connections one peer (an IPv4 address, or an IPv6 /64 network) may have open at once
     /// ([`DEFAULT_MAX_CONNECTIONS_PER_PEER`] unless set), so no one client takes every place.
-    /// One more is answered on its first request with HTTP 503 (`Retry-After: 1`) and a
-    /// JSON-RPC error (`-32029`, naming `max_connections_per_peer`, with the request's id), and
-    /// closed. Behind a reverse proxy or a load balancer every connection comes from its
+    /// One more is answered on its first request with a JSON-RPC error (`-32029`, naming
+    /// `max_connections_per_peer`, with the request's id; HTTP 503 when it has none) and
+    /// `Retry-After: 1`, and closed. Behind a reverse proxy or a load balancer every connection comes from its
     /// address: there, raise this to `max_connections` and bound clients at the proxy.
     pub max_connections_per_peer: usize,
 }
@@ -204,12 +204,15 @@ where
         http1
             .timer(deadlines.clone())
             .header_read_timeout(options.header_read_timeout);
-        match peers.admit(Peer::of(addr), share) {
+        let peer = Peer::of(addr);
+        match peers.admit(peer, share) {
             Some(counted) => {
-                let connection = http1.serve_connection(
-                    TokioIo::new(stream),
-                    TowerToHyperService::new(service.clone()),
-                );
+                let service = WithPeer {
+                    inner: service.clone(),
+                    peer,
+                };
+                let connection =
+                    http1.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
                 let watched = graceful.watch(connection);
                 connections.spawn(async move {
                     let _ = watched.await;
