@@ -19,8 +19,11 @@ fn measure(text: String) -> usize {
     text.len()
 }
 
-/// The share of body bytes per sender in this test.
-const SHARE: usize = 4096;
+/// The share of body bytes per sender in this test (past the first 64 KiB of each body, which
+/// count toward the server's bound only).
+const SHARE: usize = 100 << 10;
+
+const KIB: usize = 1 << 10;
 
 async fn start() -> SocketAddr {
     let mut toolbox = Toolbox::new();
@@ -61,15 +64,15 @@ async fn send(stream: &mut TcpStream, id: u64, size: usize) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sender_holding_its_share_of_body_bytes_is_refused_and_another_is_served() {
     let addr = start().await;
-    // Alice uploads 3,000 bytes and stops at 2,500: her requests hold them.
+    // Alice uploads 160 KiB and stops at 150: her requests hold 86 KiB of her share.
     let mut slow = connect_from("127.0.0.1", addr).await;
-    let (head, body) = call(1, 3000);
+    let (head, body) = call(1, 160 * KIB);
     slow.write_all(head.as_bytes()).await.unwrap();
-    slow.write_all(&body[..2500]).await.unwrap();
+    slow.write_all(&body[..150 * KIB]).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    // 2,000 more would pass her share of 4,096.
+    // 100 KiB more would hold 36 KiB more of it: past her share of 100 KiB.
     let mut other = connect_from("127.0.0.1", addr).await;
-    let refused = send(&mut other, 2, 2000).await;
+    let refused = send(&mut other, 2, 100 * KIB).await;
     assert_eq!(refused["id"], 2, "{refused}");
     assert_eq!(refused["error"]["code"], -32029, "{refused}");
     assert_eq!(
@@ -79,16 +82,16 @@ async fn a_sender_holding_its_share_of_body_bytes_is_refused_and_another_is_serv
     assert_eq!(refused["error"]["data"]["value"], SHARE, "{refused}");
     // Bob is served meanwhile.
     let mut bob = connect_from("127.0.0.2", addr).await;
-    let served = send(&mut bob, 3, 2000).await;
+    let served = send(&mut bob, 3, 100 * KIB).await;
     assert!(
         served["result"]["structuredContent"].is_number(),
         "{served}"
     );
     // Alice's upload ends, is answered, and gives her share back.
-    slow.write_all(&body[2500..]).await.unwrap();
+    slow.write_all(&body[150 * KIB..]).await.unwrap();
     let done = reply_on(&mut slow).await.message;
     assert_eq!(done["id"], 1, "{done}");
     assert!(done["result"]["structuredContent"].is_number(), "{done}");
-    let again = send(&mut other, 4, 2000).await;
+    let again = send(&mut other, 4, 100 * KIB).await;
     assert!(again["result"]["structuredContent"].is_number(), "{again}");
 }

@@ -2,6 +2,7 @@
 //! bytes, and the server's.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::peers::Peer;
@@ -47,18 +48,19 @@ pub(super) enum OverBudget {
     Server(usize),
 }
 
+/// The first bytes of each body, which count toward the server's bound only: most requests
+/// are smaller, and pass with an atomic count rather than a lookup of their sender. One
+/// sender's requests hold at most this much more than its share per connection.
+pub(super) const UNSHARED_BYTES: usize = 64 << 10;
+
 /// The bytes held, by sender and in all.
 pub(super) struct InFlight {
     total: usize,
     share: usize,
-    held: Mutex<Held>,
-}
-
-#[derive(Default)]
-struct Held {
-    total: usize,
-    /// Only senders holding bytes: as many entries as requests being read at most.
-    by_sender: HashMap<Sender, usize>,
+    held: AtomicUsize,
+    /// Only senders holding bytes past [`UNSHARED_BYTES`] of a body: as many entries as
+    /// requests being read at most.
+    by_sender: Mutex<HashMap<Sender, usize>>,
 }
 
 impl std::fmt::Debug for InFlight {
@@ -76,7 +78,8 @@ impl InFlight {
         Arc::new(InFlight {
             total,
             share,
-            held: Mutex::new(Held::default()),
+            held: AtomicUsize::new(0),
+            by_sender: Mutex::new(HashMap::new()),
         })
     }
 
@@ -106,38 +109,55 @@ pub(super) struct Reserved {
 }
 
 impl Reserved {
-    /// Holds `more` bytes, unless that would pass the sender's share or the server's bound.
+    /// Holds `more` bytes, unless that would pass the server's bound or, past the first
+    /// [`UNSHARED_BYTES`] of the body, the sender's share.
     pub(super) fn grow(&mut self, more: usize) -> Result<(), OverBudget> {
-        let InFlight { total, share, held } = &*self.inflight;
-        let mut held = lock(held);
-        if held.total.saturating_add(more) > *total {
+        let InFlight {
+            total,
+            share,
+            held,
+            by_sender,
+        } = &*self.inflight;
+        if held.fetch_add(more, Ordering::AcqRel).saturating_add(more) > *total {
+            held.fetch_sub(more, Ordering::AcqRel);
             return Err(OverBudget::Server(*total));
         }
-        let mine = held.by_sender.entry(self.sender.clone()).or_default();
-        if mine.saturating_add(more) > *share {
-            if *mine == 0 {
-                held.by_sender.remove(&self.sender);
+        let shared = shared(self.bytes + more) - shared(self.bytes);
+        if shared > 0 {
+            let mut by_sender = lock(by_sender);
+            let mine = by_sender.entry(self.sender.clone()).or_default();
+            if mine.saturating_add(shared) > *share {
+                if *mine == 0 {
+                    by_sender.remove(&self.sender);
+                }
+                drop(by_sender);
+                held.fetch_sub(more, Ordering::AcqRel);
+                return Err(OverBudget::Sender(*share));
             }
-            return Err(OverBudget::Sender(*share));
+            *mine += shared;
         }
-        *mine += more;
-        held.total += more;
         self.bytes += more;
         Ok(())
     }
 }
 
+/// How many of a body's first `bytes` count toward its sender's share.
+fn shared(bytes: usize) -> usize {
+    bytes.saturating_sub(UNSHARED_BYTES)
+}
+
 impl Drop for Reserved {
     fn drop(&mut self) {
-        if self.bytes == 0 {
+        self.inflight.held.fetch_sub(self.bytes, Ordering::AcqRel);
+        let shared = shared(self.bytes);
+        if shared == 0 {
             return;
         }
-        let mut held = lock(&self.inflight.held);
-        held.total -= self.bytes;
-        if let Some(mine) = held.by_sender.get_mut(&self.sender) {
-            *mine -= self.bytes;
+        let mut by_sender = lock(&self.inflight.by_sender);
+        if let Some(mine) = by_sender.get_mut(&self.sender) {
+            *mine -= shared;
             if *mine == 0 {
-                held.by_sender.remove(&self.sender);
+                by_sender.remove(&self.sender);
             }
         }
     }
@@ -149,29 +169,31 @@ mod tests {
 
     #[test]
     fn a_sender_holds_its_share_the_server_its_bound_and_both_are_given_back() {
-        let inflight = InFlight::new(100, 60);
+        const U: usize = UNSHARED_BYTES;
+        let inflight = InFlight::new(3 * U + 100, 60);
         let (alice, bob, carol) = (
             Sender::Peer(Peer::V4([10, 0, 0, 1])),
             Sender::Peer(Peer::V4([10, 0, 0, 2])),
             Sender::Unknown,
         );
+        // A body's first bytes count toward the server's bound only.
         let mut first = inflight.reserve(alice.clone());
+        first.grow(U).unwrap();
         first.grow(40).unwrap();
         let mut second = inflight.reserve(alice.clone());
+        second.grow(U).unwrap();
         assert_eq!(second.grow(30), Err(OverBudget::Sender(60)));
         second.grow(20).unwrap();
         let mut theirs = inflight.reserve(bob);
+        theirs.grow(U).unwrap();
+        assert_eq!(theirs.grow(41), Err(OverBudget::Server(3 * U + 100)));
         theirs.grow(40).unwrap();
-        assert_eq!(
-            inflight.reserve(carol.clone()).grow(1),
-            Err(OverBudget::Server(100))
-        );
         drop(first);
         drop(second);
-        inflight.reserve(carol).grow(60).unwrap();
-        drop(theirs);
-        let held = lock(&inflight.held);
-        assert_eq!(held.total, 0);
-        assert!(held.by_sender.is_empty());
+        let mut again = inflight.reserve(carol);
+        again.grow(U + 60).unwrap();
+        drop((again, theirs));
+        assert_eq!(inflight.held.load(Ordering::Relaxed), 0);
+        assert!(lock(&inflight.by_sender).is_empty());
     }
 }
