@@ -136,7 +136,10 @@ pub struct Stopped {
 /// [`ServeOptions::grace`], closes the connections left, lets the tasks of
 /// [`ServeOptions::drain_tasks`]'s servers finish within what is left of the grace period, and
 /// returns. Every connection has a deadline on its request heads, and `TCP_NODELAY` set, so no
-/// reply waits on the client's delayed ACK (see the [serving guide](crate::guide::serving)).
+/// reply waits on the client's delayed ACK (see the [serving guide](crate::guide::serving)); it
+/// counts against [`ServeOptions::max_connections`] and its peer's
+/// [`ServeOptions::max_connections_per_peer`], and its requests carry the peer to the
+/// [`HttpGuard`](super::HttpGuard)'s share of body bytes.
 ///
 /// ```no_run
 /// # async fn run(router: axum::Router, ctrl_c: impl std::future::Future<Output = ()>) -> std::io::Result<()> {
