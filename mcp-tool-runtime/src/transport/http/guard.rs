@@ -149,10 +149,10 @@ impl<S> HttpGuard<S> {
     /// of [`max_body_bytes_in_flight`](Self::max_body_bytes_in_flight); past it, `-32029`
     /// naming `max_body_bytes_per_sender`. (The first 64 KiB of a body count toward the
     /// server's bound only: most requests are smaller, and pass with an atomic count. A sender
-    /// holds at most that much more per connection it has open.) A sender is a verified caller (issuer and subject), else the
-    /// peer its connection comes from (an IPv4 address, an IPv6 /64) when served by
-    /// [`serve`](super::serve); requests served by another loop without a verified caller
-    /// share one share.
+    /// holds at most that much more per connection it has open.) A sender is a verified caller
+    /// (issuer and subject), else the peer its connection comes from (an IPv4 address, an IPv6
+    /// /64) when served by [`serve`](super::serve); requests served by another loop without a
+    /// verified caller share one share.
     pub fn max_body_bytes_per_sender(mut self, limit: usize) -> Self {
         self.inflight = InFlight::new(self.inflight.total(), limit);
         self

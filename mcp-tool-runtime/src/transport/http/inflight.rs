@@ -1,13 +1,12 @@
 //! The request bodies [`HttpGuard`](super::HttpGuard) holds at once: each sender's share of the
 //! bytes, and the server's.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 use super::peers::Peer;
+use super::tally::Tally;
 use crate::server::Holder;
-use crate::sync::lock;
 
 /// The request body bytes [`HttpGuard`](super::HttpGuard) holds at once by default, for every
 /// sender together: 512 MiB.
@@ -58,9 +57,8 @@ pub(super) struct InFlight {
     total: usize,
     share: usize,
     held: AtomicUsize,
-    /// Only senders holding bytes past [`UNSHARED_BYTES`] of a body: as many entries as
-    /// requests being read at most.
-    by_sender: Mutex<HashMap<Sender, usize>>,
+    /// What each sender holds past [`UNSHARED_BYTES`] of its bodies.
+    by_sender: Tally<Sender>,
 }
 
 impl std::fmt::Debug for InFlight {
@@ -79,7 +77,7 @@ impl InFlight {
             total,
             share,
             held: AtomicUsize::new(0),
-            by_sender: Mutex::new(HashMap::new()),
+            by_sender: Tally::default(),
         })
     }
 
@@ -123,18 +121,9 @@ impl Reserved {
             return Err(OverBudget::Server(*total));
         }
         let shared = shared(self.bytes + more) - shared(self.bytes);
-        if shared > 0 {
-            let mut by_sender = lock(by_sender);
-            let mine = by_sender.entry(self.sender.clone()).or_default();
-            if mine.saturating_add(shared) > *share {
-                if *mine == 0 {
-                    by_sender.remove(&self.sender);
-                }
-                drop(by_sender);
-                held.fetch_sub(more, Ordering::AcqRel);
-                return Err(OverBudget::Sender(*share));
-            }
-            *mine += shared;
+        if shared > 0 && !by_sender.take(&self.sender, shared, *share) {
+            held.fetch_sub(more, Ordering::AcqRel);
+            return Err(OverBudget::Sender(*share));
         }
         self.bytes += more;
         Ok(())
@@ -150,15 +139,8 @@ impl Drop for Reserved {
     fn drop(&mut self) {
         self.inflight.held.fetch_sub(self.bytes, Ordering::AcqRel);
         let shared = shared(self.bytes);
-        if shared == 0 {
-            return;
-        }
-        let mut by_sender = lock(&self.inflight.by_sender);
-        if let Some(mine) = by_sender.get_mut(&self.sender) {
-            *mine -= shared;
-            if *mine == 0 {
-                by_sender.remove(&self.sender);
-            }
+        if shared > 0 {
+            self.inflight.by_sender.give(&self.sender, shared);
         }
     }
 }
@@ -194,6 +176,6 @@ mod tests {
         again.grow(U + 60).unwrap();
         drop((again, theirs));
         assert_eq!(inflight.held.load(Ordering::Relaxed), 0);
-        assert!(lock(&inflight.by_sender).is_empty());
+        assert!(inflight.by_sender.is_empty());
     }
 }

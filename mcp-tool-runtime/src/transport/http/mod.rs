@@ -21,7 +21,8 @@
 //! - `abandon`: cancelling a 2025 call whose client hung up;
 //! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
 //! - `deadlines`: the coarse clock of `serve`'s header deadlines;
-//! - `peers`: each peer's share of `serve`'s connections, and the answer past it.
+//! - `peers`: each peer's share of `serve`'s connections, and the answer past it;
+//! - `tally`: what each key holds of a bounded share (peers' connections, senders' bytes).
 
 mod abandon;
 pub(crate) mod body;
@@ -33,6 +34,7 @@ mod peers;
 mod serve;
 mod sessions;
 mod shared;
+mod tally;
 
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
 pub use inflight::{DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER};

@@ -1,9 +1,8 @@
 //! Each peer's share of [`serve`](super::serve)'s connections: how many a peer (an IPv4
 //! address, or an IPv6 /64 network) has open, and the answer a connection past its share gets.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::{HeaderValue, Method, Request, StatusCode, header};
@@ -12,7 +11,7 @@ use rmcp::RoleServer;
 use rmcp::service::TxJsonRpcMessage;
 
 use super::body::{Body, HttpResponse, json_rpc_response, read_body};
-use crate::sync::lock;
+use super::tally::Tally;
 use crate::transport::reply::{ID_SEARCH_BYTES, find_id};
 
 /// Who a connection comes from, for its share: an IPv4 address (an IPv4-mapped IPv6 one too),
@@ -65,11 +64,10 @@ where
     }
 }
 
-/// The connections each peer has open, while it has any (so the map holds as many entries as
-/// connections at most).
+/// The connections each peer has open.
 #[derive(Clone, Default)]
 pub(super) struct Peers {
-    open: Arc<Mutex<HashMap<Peer, usize>>>,
+    open: Arc<Tally<Peer>>,
 }
 
 /// One connection counted in its peer's share, given back when dropped.
@@ -81,16 +79,7 @@ pub(super) struct PeerSlot {
 impl Peers {
     /// Counts a connection from `peer`, unless it already has `share` open.
     pub(super) fn admit(&self, peer: Peer, share: usize) -> Option<PeerSlot> {
-        let mut open = lock(&self.open);
-        let count = open.entry(peer).or_default();
-        if *count >= share {
-            if *count == 0 {
-                open.remove(&peer);
-            }
-            return None;
-        }
-        *count += 1;
-        Some(PeerSlot {
+        self.open.take(&peer, 1, share).then(|| PeerSlot {
             peers: self.clone(),
             peer,
         })
@@ -99,13 +88,7 @@ impl Peers {
 
 impl Drop for PeerSlot {
     fn drop(&mut self) {
-        let mut open = lock(&self.peers.open);
-        if let Some(count) = open.get_mut(&self.peer) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.peer);
-            }
-        }
+        self.peers.open.give(&self.peer, 1);
     }
 }
 
@@ -174,6 +157,6 @@ mod tests {
         drop(first);
         let third = peers.admit(alice, 2).unwrap();
         drop((second, third));
-        assert!(lock(&peers.open).is_empty());
+        assert!(peers.open.is_empty());
     }
 }

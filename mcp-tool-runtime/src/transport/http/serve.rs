@@ -63,8 +63,9 @@ pub struct ServeOptions {
     /// ([`DEFAULT_MAX_CONNECTIONS_PER_PEER`] unless set), so no one client takes every place.
     /// One more is answered on its first request with a JSON-RPC error (`-32029`, naming
     /// `max_connections_per_peer`, with the request's id; HTTP 503 when it has none) and
-    /// `Retry-After: 1`, and closed. Behind a reverse proxy or a load balancer every connection comes from its
-    /// address: there, raise this to `max_connections` and bound clients at the proxy.
+    /// `Retry-After: 1`, and closed. Behind a reverse proxy or a load balancer every connection
+    /// comes from its address: there, raise this to `max_connections` and bound clients at the
+    /// proxy.
     pub max_connections_per_peer: usize,
 }
 
