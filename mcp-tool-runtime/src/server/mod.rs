@@ -6,7 +6,8 @@
 //! This crate writes no JSON-RPC of its own.
 //!
 //! One concept a file:
-//! - `handler`: [`ToolboxServer`], its settings, and its `ServerHandler` methods;
+//! - `handler`: [`ToolboxServer`] and its `ServerHandler` methods;
+//! - `settings`: [`ToolboxServer`]'s settings, and what it reports of them;
 //! - `compose`: [`Merged`], the tools beside a handler of your own;
 //! - `shared`: what every session of one server shares;
 //! - `convert`: the toolbox in rmcp's model, and results handed to rmcp by moving them;
@@ -44,6 +45,7 @@ mod limits;
 mod live;
 mod quota;
 mod request;
+mod settings;
 mod shared;
 pub mod tasks;
 mod telemetry;
