@@ -10,7 +10,7 @@ use mcp_tool_runtime::rmcp::ServerHandler;
 use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use mcp_tool_runtime::transport::HttpGuard;
-use mcp_tool_runtime::transport::http::BoundedSessions;
+use mcp_tool_runtime::transport::http::{BoundedSessions, HttpRefusals};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -21,6 +21,8 @@ pub struct Settings {
     pub max_elements: usize,
     /// `HttpGuard::body_timeout`.
     pub body_timeout: Duration,
+    /// `HttpGuard::max_body_bytes`.
+    pub max_body_bytes: usize,
     /// `BoundedSessions::new`.
     pub max_sessions: usize,
     /// rmcp's idle timeout for a session (`SessionConfig::keep_alive`); rmcp's default if `None`.
@@ -35,6 +37,7 @@ impl Default for Settings {
         Settings {
             max_elements: mcp_tool_runtime::transport::DEFAULT_MAX_ELEMENTS,
             body_timeout: mcp_tool_runtime::transport::http::DEFAULT_BODY_TIMEOUT,
+            max_body_bytes: mcp_tool_runtime::transport::http::DEFAULT_MAX_BODY_BYTES,
             max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
             keep_alive: None,
             auth: None,
@@ -50,6 +53,8 @@ pub struct HttpServer {
     /// Where it listens, on 127.0.0.1.
     pub addr: SocketAddr,
     task: tokio::task::JoinHandle<()>,
+    /// What its guard refused.
+    refusals: Box<dyn Fn() -> HttpRefusals + Send + Sync>,
 }
 
 impl Drop for HttpServer {
@@ -86,7 +91,10 @@ impl HttpServer {
         let guard = HttpGuard::rmcp(service)
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
+            .max_body_bytes(settings.max_body_bytes)
             .sessions(sessions);
+        let counted = guard.clone();
+        let refusals = Box::new(move || counted.refusals());
         let router = match settings.auth {
             Some(auth) => {
                 let auth = auth(addr);
@@ -99,7 +107,16 @@ impl HttpServer {
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, router).await;
         });
-        HttpServer { addr, task }
+        HttpServer {
+            addr,
+            task,
+            refusals,
+        }
+    }
+
+    /// What its guard refused so far, by limit.
+    pub fn refusals(&self) -> HttpRefusals {
+        (self.refusals)()
     }
 
     /// POSTs `message` with these extra headers and returns the answer carrying its id (or,
@@ -299,14 +316,23 @@ impl OpenStream {
     }
 }
 
+/// The guard in front of [`serve_tools`]'s server.
+pub type ToolsGuard = HttpGuard<
+    mcp_tool_runtime::transport::http::SharedRmcp<
+        mcp_tool_runtime::ToolboxServer,
+        LocalSessionManager,
+    >,
+>;
+
 /// `toolbox`'s tools served as the serving guide says: a `ToolboxServer` behind
 /// `HttpGuard::rmcp` (each sender's request bodies held to `body_share` bytes at once) on
-/// `transport::http::serve`, rmcp configured with `config`; its address on 127.0.0.1.
+/// `transport::http::serve`, rmcp configured with `config`; its address on 127.0.0.1, and a
+/// clone of the guard (to read what it refused).
 pub async fn serve_tools(
     toolbox: mcp_tool_runtime::Toolbox,
     config: StreamableHttpServerConfig,
     body_share: usize,
-) -> SocketAddr {
+) -> (SocketAddr, ToolsGuard) {
     use mcp_tool_runtime::transport::http::{ServeOptions, serve};
     let server = mcp_tool_runtime::ToolboxServer::new(toolbox).unwrap();
     let service = StreamableHttpService::new(
@@ -315,7 +341,7 @@ pub async fn serve_tools(
         config,
     );
     let guard = HttpGuard::rmcp(service).max_body_bytes_per_sender(body_share);
-    let router = axum::Router::new().nest_service("/mcp", guard);
+    let router = axum::Router::new().nest_service("/mcp", guard.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve(
@@ -324,7 +350,7 @@ pub async fn serve_tools(
         std::future::pending(),
         ServeOptions::default(),
     ));
-    addr
+    (addr, guard)
 }
 
 /// A connection to `addr` from the loopback address `from` (`127.0.0.1`, `127.0.0.2`, ...: the

@@ -54,6 +54,65 @@ async fn over_http_a_body_past_the_element_budget_is_refused_with_its_id() {
     request["params"]["_meta"] = tests::wire::meta_2026(json!({}));
     let reply = http.post(&[], &request).await;
     assert_over_budget(&reply.message, 1, 1_000);
+    // Counted for the operator under its limit, and nothing else.
+    let refused = http.refusals();
+    assert_eq!(
+        (refused.elements, refused.body_bytes),
+        (1, 0),
+        "{refused:?}"
+    );
+    // A `tools/call` is outlined for the tool it names only with a layer in front; an
+    // `initialize` is, where sessions are bounded: counted the same.
+    let mut initialize = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "0"}, "padding": vec![0; 5_000]}});
+    let reply = http.post(&[], &initialize).await;
+    assert_over_budget(&reply.message, 2, 1_000);
+    assert_eq!(http.refusals().elements, 2);
+    // Unreadable is not over the budget.
+    initialize["params"]["padding"] = json!([]);
+    let reply = http
+        .post_raw(&[], &initialize, b"{\"jsonrpc\": \"2.0\", \"id\": 3,")
+        .await;
+    assert_eq!(reply.message["error"]["code"], -32700, "{:?}", reply);
+    assert_eq!(http.refusals().elements, 2);
+}
+
+#[tokio::test]
+async fn over_http_a_body_past_max_body_bytes_is_refused_with_its_id_and_counted() {
+    let (served, _) = server(Limits::default());
+    let http = HttpServer::start_with(
+        served,
+        Settings {
+            max_body_bytes: 1_024,
+            ..Settings::default()
+        },
+    )
+    .await;
+    let mut request = call(
+        1,
+        "add",
+        json!({"a": 1, "b": 2, "padding": "x".repeat(4_096)}),
+    );
+    request["params"]["_meta"] = tests::wire::meta_2026(json!({}));
+    let reply = http.post(&[], &request).await;
+    // With its id, so HTTP 200: the client hands the error to the request.
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.message["id"], 1, "{reply:?}");
+    assert_eq!(reply.message["error"]["code"], -32600, "{reply:?}");
+    let message = reply.message["error"]["message"].as_str().unwrap();
+    assert!(message.contains("limit of 1024 bytes"), "{message}");
+    let refused = http.refusals();
+    assert_eq!(
+        (refused.body_bytes, refused.elements),
+        (1, 0),
+        "{refused:?}"
+    );
+    // Within the limit, the same server serves.
+    let mut small = call(2, "add", json!({"a": 1, "b": 2}));
+    small["params"]["_meta"] = tests::wire::meta_2026(json!({}));
+    let reply = http.post(&[], &small).await;
+    assert_eq!(reply.message["result"]["structuredContent"], 3, "{reply:?}");
 }
 
 #[tokio::test]
@@ -93,4 +152,5 @@ async fn over_http_an_upload_left_unfinished_is_answered_and_closed() {
     );
     let message = reply.message["error"]["message"].as_str().unwrap();
     assert!(message.contains("did not arrive within"), "{message}");
+    assert_eq!(http.refusals().body_timeout, 1);
 }

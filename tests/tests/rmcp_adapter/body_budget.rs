@@ -6,9 +6,10 @@
 use std::net::SocketAddr;
 
 use mcp_tool_runtime::rmcp::transport::StreamableHttpServerConfig;
+use mcp_tool_runtime::transport::http::HttpRefusals;
 use mcp_tool_runtime::{Toolbox, mcp_tool};
 use serde_json::{Value, json};
-use tests::http::{connect_from, reply_on, serve_tools};
+use tests::http::{ToolsGuard, connect_from, reply_on, serve_tools};
 use tests::wire::meta_2026;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -25,7 +26,7 @@ const SHARE: usize = 100 << 10;
 
 const KIB: usize = 1 << 10;
 
-async fn start() -> SocketAddr {
+async fn start() -> (SocketAddr, ToolsGuard) {
     let mut toolbox = Toolbox::new();
     toolbox.register(measure::tool()).unwrap();
     let config = StreamableHttpServerConfig::default().with_json_response(true);
@@ -53,6 +54,18 @@ fn call(id: u64, size: usize) -> (String, Vec<u8>) {
     (head, body)
 }
 
+/// What the guard refused: too large, timed out, over the element budget, over the sender's
+/// share, over the server's bound.
+fn counted(refusals: HttpRefusals) -> [u64; 5] {
+    [
+        refusals.body_bytes,
+        refusals.body_timeout,
+        refusals.elements,
+        refusals.body_bytes_per_sender,
+        refusals.body_bytes_in_flight,
+    ]
+}
+
 /// Sends a whole call of `size` bytes on `stream`; its reply.
 async fn send(stream: &mut TcpStream, id: u64, size: usize) -> Value {
     let (head, body) = call(id, size);
@@ -63,7 +76,7 @@ async fn send(stream: &mut TcpStream, id: u64, size: usize) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sender_holding_its_share_of_body_bytes_is_refused_and_another_is_served() {
-    let addr = start().await;
+    let (addr, guard) = start().await;
     // Alice uploads 160 KiB and stops at 150: her requests hold 86 KiB of her share.
     let mut slow = connect_from("127.0.0.1", addr).await;
     let (head, body) = call(1, 160 * KIB);
@@ -80,6 +93,8 @@ async fn a_sender_holding_its_share_of_body_bytes_is_refused_and_another_is_serv
         "{refused}"
     );
     assert_eq!(refused["error"]["data"]["value"], SHARE, "{refused}");
+    // The operator sees it counted under its limit.
+    assert_eq!(counted(guard.refusals()), [0, 0, 0, 1, 0]);
     // Bob is served meanwhile.
     let mut bob = connect_from("127.0.0.2", addr).await;
     let served = send(&mut bob, 3, 100 * KIB).await;
@@ -94,4 +109,5 @@ async fn a_sender_holding_its_share_of_body_bytes_is_refused_and_another_is_serv
     assert!(done["result"]["structuredContent"].is_number(), "{done}");
     let again = send(&mut other, 4, 100 * KIB).await;
     assert!(again["result"]["structuredContent"].is_number(), "{again}");
+    assert_eq!(counted(guard.refusals()), [0, 0, 0, 1, 0]);
 }

@@ -68,8 +68,11 @@ async fn two_served(addr: SocketAddr) -> Vec<TcpStream> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_past_its_peers_share_is_refused_with_its_id_and_another_peer_is_served() {
-    let addr = start(ServeOptions::default().max_connections_per_peer(2)).await;
+    let options = ServeOptions::default().max_connections_per_peer(2);
+    let connections = options.connections();
+    let addr = start(options).await;
     let mut held = two_served(addr).await;
+    assert_eq!((connections.open(), connections.refused()), (2, 0));
     let mut third = connect_from("127.0.0.1", addr).await;
     let (status, body) = send(&mut third, 7).await;
     // With its id, so the client hands the error to the request (as the guard answers).
@@ -86,6 +89,8 @@ async fn a_connection_past_its_peers_share_is_refused_with_its_id_and_another_pe
         closed(&mut third).await,
         "the refused connection was kept open"
     );
+    // Counted for the operator, and not as open.
+    assert_eq!((connections.open(), connections.refused()), (2, 1));
     // Another peer is served while the first holds its whole share.
     let mut other = connect_from("127.0.0.2", addr).await;
     assert_eq!(send(&mut other, 8).await.1, "ok");
@@ -99,6 +104,15 @@ async fn a_connection_past_its_peers_share_is_refused_with_its_id_and_another_pe
             break;
         }
         assert!(body.contains("-32029") && attempt < 50, "{status} {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Each closed connection is no longer counted open.
+    drop((held, other));
+    for attempt in 0.. {
+        if connections.open() == 0 {
+            break;
+        }
+        assert!(attempt < 250, "{connections:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

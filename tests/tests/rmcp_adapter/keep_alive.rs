@@ -35,6 +35,7 @@ async fn start() -> std::net::SocketAddr {
         DEFAULT_MAX_BODY_BYTES_PER_SENDER,
     )
     .await
+    .0
 }
 
 /// Writes `message` (with `headers`) on `stream` and reads its reply to its last byte (the end of

@@ -24,6 +24,7 @@ use super::inflight::{
     DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER, InFlight, OverBudget,
     Sender,
 };
+use super::refusals::{Counters, HttpRefusals, Refusal};
 use super::sessions::{BoundedSessions, BoundedSessionsError};
 use super::shared::SharedRmcp;
 use crate::server::reached;
@@ -68,6 +69,7 @@ pub struct HttpGuard<S> {
     body_timeout: Duration,
     sessions: Option<Arc<BoundedSessions>>,
     inflight: Arc<InFlight>,
+    refused: Arc<Counters>,
 }
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
@@ -86,7 +88,14 @@ impl<S> HttpGuard<S> {
                 DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
                 DEFAULT_MAX_BODY_BYTES_PER_SENDER,
             ),
+            refused: Arc::default(),
         }
+    }
+
+    /// How many requests this guard (every clone of it) refused since it was built, by the
+    /// limit that refused them. Keep a clone of the guard to read them while it serves.
+    pub fn refusals(&self) -> HttpRefusals {
+        self.refused.snapshot()
     }
 }
 
@@ -186,6 +195,7 @@ where
         let body_timeout = self.body_timeout;
         let sessions = self.sessions.clone();
         let inflight = self.inflight.clone();
+        let refused = self.refused.clone();
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             // A session belongs to the caller who opened it: anyone else is told it does not
@@ -239,6 +249,7 @@ where
             let body = match read.unwrap_or(Body::TimedOut) {
                 Body::Complete(bytes) => bytes,
                 Body::TimedOut => {
+                    refused.count(Refusal::BodyTimeout);
                     let reply = TxJsonRpcMessage::<RoleServer>::error(
                         ErrorData::invalid_request(
                             format!(
@@ -256,6 +267,7 @@ where
                     return Ok(response);
                 }
                 Body::TooLarge(prefix) => {
+                    refused.count(Refusal::BodyBytes);
                     let reply = TxJsonRpcMessage::<RoleServer>::error(
                         ErrorData::invalid_request(
                             format!(
@@ -268,6 +280,10 @@ where
                     return Ok(json_rpc_response(&reply, StatusCode::PAYLOAD_TOO_LARGE));
                 }
                 Body::OverBudget(prefix, over) => {
+                    refused.count(match over {
+                        OverBudget::Sender(_) => Refusal::BodyBytesPerSender,
+                        OverBudget::Server(_) => Refusal::BodyBytesInFlight,
+                    });
                     let (limit, value, what) = match over {
                         OverBudget::Sender(share) => (
                             "max_body_bytes_per_sender",
@@ -316,13 +332,22 @@ where
             let outline = if gate.is_some() || may_open_session {
                 match outline_or_reply(&body, max_elements) {
                     Ok(outline) => outline,
-                    Err(reply) => return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST)),
+                    Err((reply, over_budget)) => {
+                        if over_budget {
+                            refused.count(Refusal::Elements);
+                        }
+                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                    }
                 }
             } else {
-                if let Err(refused) = budget::check(&body, max_elements)
-                    && let Some(reply) = refusal(&body, refused, max_elements)
-                {
-                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                if let Err(unread) = budget::check(&body, max_elements) {
+                    let over_budget = matches!(unread, budget::Refused::OverBudget);
+                    if let Some(reply) = refusal(&body, unread, max_elements) {
+                        if over_budget {
+                            refused.count(Refusal::Elements);
+                        }
+                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                    }
                 }
                 Outline::default()
             };
@@ -507,16 +532,21 @@ where
 
 /// The outline of `body` (skimmed, or counted within `max_elements`), or the reply refusing it.
 /// A message whose outline cannot be trusted (a key it reads came twice) is read whole, as rmcp
-/// will read it. A notification that cannot be read is owed no reply: rmcp answers it.
+/// will read it. A notification that cannot be read is owed no reply: rmcp answers it. With the
+/// reply, whether it refuses the message for its element budget (rather than as unreadable).
 fn outline_or_reply(
     body: &[u8],
     max_elements: usize,
-) -> Result<Outline, Box<TxJsonRpcMessage<RoleServer>>> {
+) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
     match outline(body, max_elements) {
-        Err(refused) => refusal(body, refused, max_elements).map_or(Ok(Outline::default()), Err),
+        Err(refused) => {
+            let over_budget = matches!(refused, budget::Refused::OverBudget);
+            refusal(body, refused, max_elements)
+                .map_or(Ok(Outline::default()), |reply| Err((reply, over_budget)))
+        }
         Ok(outline) if outline.repeated => match parse(body) {
             Ok(message) => Ok(outline_of(&message)),
-            Err(reply) => reply.map_or(Ok(Outline::default()), Err),
+            Err(reply) => reply.map_or(Ok(Outline::default()), |reply| Err((reply, false))),
         },
         Ok(outline) => Ok(outline),
     }

@@ -15,6 +15,7 @@
 //! - `guard`: [`HttpGuard`], its settings, and what it refuses;
 //! - `body`: reading a body whole within a limit, and the responses the guard answers with;
 //! - `inflight`: the request body bytes the guard holds at once, each sender's share and all;
+//! - `refusals`: [`HttpRefusals`], what the guard refused, by limit;
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
@@ -22,22 +23,27 @@
 //! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
 //! - `deadlines`: the coarse clock of `serve`'s header deadlines;
 //! - `peers`: each peer's share of `serve`'s connections, and the answer past it;
+//! - `connections`: [`ConnectionCounts`], the connections `serve` has open and has refused;
 //! - `tally`: what each key holds of a bounded share (peers' connections, senders' bytes).
 
 mod abandon;
 pub(crate) mod body;
+mod connections;
 mod deadlines;
 pub(crate) mod gate;
 mod guard;
 mod inflight;
 mod peers;
+mod refusals;
 mod serve;
 mod sessions;
 mod shared;
 mod tally;
 
+pub use connections::ConnectionCounts;
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
 pub use inflight::{DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER};
+pub use refusals::HttpRefusals;
 pub use serve::{
     DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_CONNECTIONS_PER_PEER, ServeOptions, Stopped, serve,

@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+use super::connections::ConnectionCounts;
 use super::deadlines::Deadlines;
 use super::peers::{self, Peer, Peers, WithPeer};
 
@@ -39,7 +40,7 @@ pub const DEFAULT_MAX_CONNECTIONS_PER_PEER: usize = 1_024;
 /// for its request, so a peer that keeps opening connections holds a few descriptors at most.
 const REFUSING_AT_ONCE: usize = 64;
 
-/// The deadlines of [`serve`], and the tasks it lets finish.
+/// The deadlines and bounds of [`serve`], the tasks it lets finish, and what it counts.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServeOptions {
@@ -67,6 +68,8 @@ pub struct ServeOptions {
     /// comes from its address: there, raise this to `max_connections` and bound clients at the
     /// proxy.
     pub max_connections_per_peer: usize,
+    /// What `serve` counts of its connections (see [`connections`](Self::connections)).
+    counts: ConnectionCounts,
 }
 
 impl Default for ServeOptions {
@@ -77,6 +80,7 @@ impl Default for ServeOptions {
             tasks: Vec::new(),
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_peer: DEFAULT_MAX_CONNECTIONS_PER_PEER,
+            counts: ConnectionCounts::default(),
         }
     }
 }
@@ -113,6 +117,12 @@ impl ServeOptions {
     pub fn max_connections_per_peer(mut self, limit: usize) -> Self {
         self.max_connections_per_peer = limit.max(1);
         self
+    }
+
+    /// The counts of the connections that `serve`, given these options (or a clone of them),
+    /// has open and has refused; take them before the options go to `serve`.
+    pub fn connections(&self) -> ConnectionCounts {
+        self.counts.clone()
     }
 }
 
@@ -211,6 +221,7 @@ where
         let peer = Peer::of(addr);
         match peers.admit(peer, share) {
             Some(counted) => {
+                let open = options.counts.opened();
                 let service = WithPeer {
                     inner: service.clone(),
                     peer,
@@ -220,7 +231,7 @@ where
                 let watched = graceful.watch(connection);
                 connections.spawn(async move {
                     let _ = watched.await;
-                    drop((counted, place));
+                    drop((counted, place, open));
                 });
             }
             // Past the peer's share: its first request is answered with the refusal, within
@@ -228,6 +239,7 @@ where
             // server's. Too many such at once, and it is closed unanswered.
             None => {
                 drop(place);
+                options.counts.refuse();
                 let Ok(refusal) = refusing.clone().try_acquire_owned() else {
                     continue;
                 };
