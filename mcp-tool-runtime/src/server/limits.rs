@@ -101,10 +101,10 @@ pub struct Limits {
     pub task_lease: Duration,
     /// How long `tasks/update` waits for the replica running the task to write that the
     /// answers were taken, so that the next `tasks/get`, on any replica, no longer lists the
-    /// questions answered; then it is acknowledged anyway (the store is away, or the tool asked
-    /// the same key again). The wait polls the task store, 1 ms apart at first, then up to 50 ms
-    /// apart. Zero acknowledges at once: a `tasks/get` that follows may still list them. Default
-    /// 2 seconds.
+    /// questions answered (or lists one the tool asked again); then it is acknowledged anyway
+    /// (the store is away). The wait polls the task store, 1 ms apart at first, then up to 50 ms
+    /// apart, and ends at the first write of the task after the answers were sent. Zero
+    /// acknowledges at once: a `tasks/get` that follows may still list them. Default 2 seconds.
     pub task_update_wait: Duration,
     /// The largest task result (its JSON, in bytes) a task store keeps; a larger one ends the
     /// task `failed`, saying so. Default 4 MiB.

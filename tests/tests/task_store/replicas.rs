@@ -30,6 +30,7 @@ for_each_store!(
     an_answered_question_is_gone_from_the_next_read_on_any_replica,
     questions_asked_at_once_are_all_listed_however_slow_the_writes,
     an_update_waits_no_longer_than_the_limit_says,
+    an_update_whose_answer_is_asked_again_is_not_held_to_the_limit,
 );
 
 /// How many `ticking` tools run.
@@ -76,6 +77,19 @@ async fn ask_two(ctx: &ToolContext) -> Result<String, ClientRequestError> {
     Ok(format!("{:?} {:?}", name(first?), name(second?)))
 }
 
+/// Asks a name until it is given one that is not empty.
+#[mcp_tool(task = optional)]
+async fn ask_until_named(ctx: &ToolContext) -> Result<String, ClientRequestError> {
+    loop {
+        if let Elicitation::Accepted(AskedName { name }) =
+            ctx.elicit::<AskedName>("name", "Your name?").await?
+            && !name.is_empty()
+        {
+            return Ok(format!("hello {name}"));
+        }
+    }
+}
+
 /// Answers `bytes` bytes of text.
 #[mcp_tool(task = optional)]
 fn big(bytes: usize) -> String {
@@ -106,7 +120,12 @@ async fn replica_with(store: Box<dyn TaskStore>, ticking: Ticking, limits: Limit
     toolbox.insert_state(ticking);
     toolbox
         .register_all(mcp_tool_runtime::tools![
-            work, ask_name, ask_two, big, ticking
+            work,
+            ask_name,
+            ask_two,
+            ask_until_named,
+            big,
+            ticking
         ])
         .unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();
@@ -499,4 +518,37 @@ async fn an_update_waits_no_longer_than_the_limit_says(stores: Stores) {
     }
     assert_eq!(left, ["second"]);
     assert_eq!(alice.cancel(&id).await["result"]["resultType"], "complete");
+}
+
+/// A tool that asks the same question again (the answer would not do) is written asking it
+/// again: `tasks/update` is acknowledged once that write lands, not held to
+/// `Limits::task_update_wait` because the key is still asked.
+async fn an_update_whose_answer_is_asked_again_is_not_held_to_the_limit(stores: Stores) {
+    let mut patient = limits();
+    patient.task_update_wait = Duration::from_secs(5);
+    let one = replica_with(stores.open().await, Ticking::default(), patient).await;
+    let alice = TaskClient::new(one.addr, "Bearer alice");
+    let id = task_id(&alice.call("ask_until_named", json!({}), true).await);
+    assert_eq!(asking(&alice, &id, 1).await, ["name"]);
+    let answer = |name: &str| json!({"name": {"action": "accept", "content": {"name": name}}});
+    let started = std::time::Instant::now();
+    let ack = alice.update(&id, answer("")).await;
+    let took = started.elapsed();
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    assert!(
+        took < Duration::from_secs(2),
+        "the update waited {took:?} for a question asked again"
+    );
+    // Asked again, and answered this time.
+    assert_eq!(asking(&alice, &id, 1).await, ["name"]);
+    let ack = alice.update(&id, answer("Ada")).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    for _ in 0..250 {
+        let task = alice.get(&id).await;
+        if task["result"]["status"] == "completed" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the task never completed: {}", alice.get(&id).await);
 }

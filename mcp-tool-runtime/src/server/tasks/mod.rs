@@ -314,21 +314,25 @@ impl Tasks {
             .collect();
         self.tell(&task, TaskMessageKind::Answers(answers)).await?;
         if !answered.is_empty() && !wait.is_zero() {
-            self.taken(id, &answered, wait).await;
+            self.taken(&task, &answered, wait).await;
         }
         Ok(())
     }
 
-    /// Waits until the stored task `id` asks none of `answered`, or has ended or gone, for at
-    /// most `wait`.
-    async fn taken(&self, id: &str, answered: &[String], wait: Duration) {
+    /// Waits until the stored task (`asked`, as read before the answers were sent) asks none of
+    /// `answered`, or has been written since (the running replica took the answers and asked
+    /// one of them again, say), or has ended or gone, for at most `wait`.
+    async fn taken(&self, asked: &StoredTask, answered: &[String], wait: Duration) {
         let store = self.replica.store();
         let deadline = tokio::time::Instant::now() + wait;
         let mut pause = Duration::from_millis(1);
+        let written_at = &asked.task.task.last_updated_at;
         loop {
-            match store.load(id).await {
+            match store.load(asked.id()).await {
                 Ok(Some(task))
-                    if !task.is_terminal() && answered.iter().any(|key| task.asks(key)) => {}
+                    if !task.is_terminal()
+                        && task.task.task.last_updated_at == *written_at
+                        && answered.iter().any(|key| task.asks(key)) => {}
                 // Taken, ended, gone, or a store that cannot say: nothing more to wait for.
                 _ => return,
             }
