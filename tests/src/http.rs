@@ -478,3 +478,40 @@ fn dechunk(mut body: &str) -> String {
     }
     out
 }
+
+/// Answers `POST /` with the JSON string `"ok"`: a service for tests of the connections
+/// themselves.
+pub fn ok_router() -> axum::Router {
+    axum::Router::new().route("/", axum::routing::post(|| async { axum::Json("ok") }))
+}
+
+/// [`ok_router`] served by `transport::http::serve` with `options` on 127.0.0.1; its address.
+pub async fn serve_ok(options: mcp_tool_runtime::transport::http::ServeOptions) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(mcp_tool_runtime::transport::http::serve(
+        listener,
+        ok_router(),
+        std::future::pending(),
+        options,
+    ));
+    addr
+}
+
+/// Sends a JSON-RPC `tools/list` with `id` as `POST /` on `stream` and reads one reply: its
+/// status line (lower-cased) and body (`"ok"`'s text, or a refusal's JSON).
+pub async fn send_ok(stream: &mut TcpStream, id: u64) -> (String, String) {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let reply = reply_on(stream).await;
+    let status = reply.head.lines().next().unwrap().to_lowercase();
+    let body = match reply.message {
+        Value::String(text) => text,
+        other => other.to_string(),
+    };
+    (status, body)
+}

@@ -1,5 +1,6 @@
 //! Tests of the whole toolkit live under `tests/`. This library holds what several of them share.
 
+pub mod haproxy;
 pub mod http;
 pub mod redis;
 pub mod tasks;

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod frameworks;
+mod proxied;
 mod replicas;
 
 const VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];

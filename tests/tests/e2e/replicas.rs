@@ -6,12 +6,11 @@
 //! with the in-memory store shows what the shared store costs.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tests::haproxy::Haproxy;
 use tests::redis::RedisServer;
 
 use super::{INPUT_REQUIRED_PREFIX, Scenario, Server, TASK_SCENARIOS, e2e_dir, free_port};
@@ -31,9 +30,8 @@ fn addr_of(server: &Server) -> SocketAddr {
 /// HAProxy in front of `backends`, round-robin, each request balanced on its own (no
 /// affinity), a backend's death noticed by a connect check every 500 ms; killed when dropped.
 struct Balancer {
-    child: Child,
+    _haproxy: Haproxy,
     addr: SocketAddr,
-    config: PathBuf,
 }
 
 impl Balancer {
@@ -49,38 +47,15 @@ impl Balancer {
         for (i, backend) in backends.iter().enumerate() {
             config.push_str(&format!("  server replica{i} {backend}\n"));
         }
-        let path = std::env::temp_dir().join(format!("haproxy-{}-{port}.cfg", std::process::id()));
-        std::fs::write(&path, config).unwrap();
-        let child = Command::new("haproxy")
-            .args(["-db", "-f"])
-            .arg(&path)
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("haproxy is installed (scripts/e2e-setup.sh installs it)");
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(addr).is_err() {
-            assert!(Instant::now() < deadline, "haproxy did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
         Balancer {
-            child,
+            _haproxy: Haproxy::start(&config, addr),
             addr,
-            config: path,
         }
     }
 
     fn url(&self) -> String {
         format!("http://{}/mcp", self.addr)
-    }
-}
-
-impl Drop for Balancer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.config);
     }
 }
 

@@ -1,47 +1,18 @@
 //! `transport::http::serve`'s connection bounds: a peer past its share
 //! (`ServeOptions::max_connections_per_peer`) is answered with a JSON-RPC error carrying its
 //! request's id and closed, while another peer is served; at `max_connections` the next
-//! connection waits until one closes; a refused connection never holds up the shutdown.
+//! connection waits until one closes; a refused connection never holds up the shutdown. Behind
+//! a trusted proxy (`ServeOptions::proxies`), the client its PROXY protocol header names is the
+//! peer, and a connection from the proxy without one is closed.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use mcp_tool_runtime::transport::http::{ServeOptions, serve};
 use serde_json::Value;
-use tests::http::{connect_from, reply_on};
+use tests::http::{connect_from, ok_router as ok, reply_on, send_ok as send, serve_ok as start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// Answers `POST /` with the JSON string `"ok"`.
-fn ok() -> axum::Router {
-    axum::Router::new().route("/", axum::routing::post(|| async { axum::Json("ok") }))
-}
-
-/// A server answering `POST /` with `"ok"`, served with `options`.
-async fn start(options: ServeOptions) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, ok(), std::future::pending(), options));
-    addr
-}
-
-/// Sends a JSON-RPC `tools/list` with `id` and reads one reply: its status line and body (the
-/// server's `"ok"`, or its refusal).
-async fn send(stream: &mut TcpStream, id: u64) -> (String, String) {
-    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
-    let request = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let reply = reply_on(stream).await;
-    let status = reply.head.lines().next().unwrap().to_lowercase();
-    let body = match reply.message {
-        Value::String(text) => text,
-        other => other.to_string(),
-    };
-    (status, body)
-}
 
 /// Whether the server has closed `stream` (reads to its end within 5 s).
 async fn closed(stream: &mut TcpStream) -> bool {
@@ -166,4 +137,106 @@ async fn a_refused_connection_that_never_asks_does_not_hold_up_the_shutdown() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// The proxy these tests trust, by its loopback address.
+const PROXY: &str = "127.0.0.9";
+
+/// A PROXY protocol v1 header for a TCP connection from `client` (IPv4).
+fn v1_header(client: &str) -> Vec<u8> {
+    format!("PROXY TCP4 {client} 127.0.0.1 40000 80\r\n").into_bytes()
+}
+
+/// A PROXY protocol v2 header for a TCP connection from `client` (IPv4), as HAProxy's
+/// `send-proxy-v2` writes it: the signature, `PROXY` over TCP/IPv4, 12 bytes of addresses.
+fn v2_header(client: [u8; 4]) -> Vec<u8> {
+    let mut header = b"\r\n\r\n\0\r\nQUIT\n".to_vec();
+    header.extend([0x21, 0x11, 0, 12]);
+    header.extend(client);
+    header.extend([127, 0, 0, 1]);
+    header.extend(40_000_u16.to_be_bytes());
+    header.extend(80_u16.to_be_bytes());
+    header
+}
+
+/// A connection to `addr` from the trusted proxy, which has written `header`.
+async fn through_proxy(addr: SocketAddr, header: &[u8]) -> TcpStream {
+    let mut stream = connect_from(PROXY, addr).await;
+    stream.write_all(header).await.unwrap();
+    stream
+}
+
+/// Whether the server closed `stream` without a byte of reply (within 5 s).
+async fn closed_unanswered(stream: &mut TcpStream) -> bool {
+    let mut buffer = [0_u8; 256];
+    matches!(
+        tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_each_client_it_names_is_a_peer_of_its_own() {
+    let options = ServeOptions::default()
+        .max_connections_per_peer(1)
+        .proxies([PROXY.parse().unwrap()]);
+    let connections = options.connections();
+    let addr = start(options).await;
+    // Ada's connection through the proxy (a v1 header) is served, and kept open.
+    let mut ada = through_proxy(addr, &v1_header("10.0.0.1")).await;
+    assert_eq!(send(&mut ada, 1).await.1, "ok");
+    // Her second (a v2 header this time) is past her share of one.
+    let mut again = through_proxy(addr, &v2_header([10, 0, 0, 1])).await;
+    let (_, body) = send(&mut again, 2).await;
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(reply["error"]["code"], -32029, "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["limit"], "max_connections_per_peer",
+        "{reply}"
+    );
+    // Bob, through the same proxy, is served: the proxy is not the peer, its clients are.
+    let mut bob = through_proxy(addr, &v2_header([10, 0, 0, 2])).await;
+    assert_eq!(send(&mut bob, 3).await.1, "ok");
+    assert_eq!((connections.open(), connections.refused()), (2, 1));
+    // The proxy's own connection (`PROXY UNKNOWN`, a health check) is the proxy's.
+    let mut check = through_proxy(addr, b"PROXY UNKNOWN\r\n").await;
+    assert_eq!(send(&mut check, 4).await.1, "ok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_from_a_trusted_proxy_without_its_header_is_closed_unserved() {
+    let options = ServeOptions::default()
+        .proxies([PROXY.parse().unwrap()])
+        .header_read_timeout(Duration::from_millis(500));
+    let connections = options.connections();
+    let addr = start(options).await;
+    // A request with no header first.
+    let mut bare = connect_from(PROXY, addr).await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    bare.write_all(request.as_bytes()).await.unwrap();
+    assert!(
+        closed_unanswered(&mut bare).await,
+        "a request without a header was answered"
+    );
+    // Silence: closed at the header deadline.
+    let mut silent = connect_from(PROXY, addr).await;
+    assert!(
+        closed_unanswered(&mut silent).await,
+        "a silent connection was kept"
+    );
+    // Half a header, then silence: the same.
+    let mut half = through_proxy(addr, &v2_header([10, 0, 0, 1])[..20]).await;
+    assert!(closed_unanswered(&mut half).await, "half a header was kept");
+    assert_eq!(connections.open(), 0);
+    // Any other address is served as it comes: a header from it is not read as one.
+    let mut direct = connect_from("127.0.0.1", addr).await;
+    assert_eq!(send(&mut direct, 5).await.1, "ok");
+    let mut pretending = connect_from("127.0.0.1", addr).await;
+    pretending.write_all(&v1_header("10.0.0.7")).await.unwrap();
+    let reply = reply_on(&mut pretending).await;
+    assert!(reply.head.starts_with("HTTP/1.1 400"), "{reply:?}");
 }

@@ -23,6 +23,7 @@
 //! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
 //! - `deadlines`: the coarse clock of `serve`'s header deadlines;
 //! - `peers`: each peer's share of `serve`'s connections, and the answer past it;
+//! - `proxied`: the PROXY protocol header a trusted proxy starts a connection with;
 //! - `connections`: [`ConnectionCounts`], the connections `serve` has open and has refused;
 //! - `tally`: what each key holds of a bounded share (peers' connections, senders' bytes).
 
@@ -34,6 +35,7 @@ pub(crate) mod gate;
 mod guard;
 mod inflight;
 mod peers;
+mod proxied;
 mod refusals;
 mod serve;
 mod sessions;

@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,13 +14,14 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use super::connections::ConnectionCounts;
 use super::deadlines::Deadlines;
 use super::peers::{self, Peer, Peers, WithPeer};
+use super::proxied;
 
 /// How long a connection may take to send a request's line and headers, by default: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -64,10 +66,21 @@ pub struct ServeOptions {
     /// ([`DEFAULT_MAX_CONNECTIONS_PER_PEER`] unless set), so no one client takes every place.
     /// One more is answered on its first request with a JSON-RPC error (`-32029`, naming
     /// `max_connections_per_peer`, with the request's id; HTTP 503 when it has none) and
-    /// `Retry-After: 1`, and closed. Behind a reverse proxy or a load balancer every connection
-    /// comes from its address: there, raise this to `max_connections` and bound clients at the
-    /// proxy.
+    /// `Retry-After: 1`, and closed. Behind a proxy or a load balancer every connection comes
+    /// from its address: have it send the PROXY protocol and trust it
+    /// ([`proxies`](Self::proxies)), so that each client it passes on is a peer; else raise this
+    /// to `max_connections` and bound clients at the proxy.
     pub max_connections_per_peer: usize,
+    /// The addresses of proxies in front of this server that start each connection with a
+    /// PROXY protocol header, v1 or v2 (HAProxy's `send-proxy` or `send-proxy-v2`, a cloud
+    /// network load balancer's proxy protocol); none unless set. A connection from one of them
+    /// must begin with the header (at most 1 KiB, TLVs included), within
+    /// [`header_read_timeout`](Self::header_read_timeout), or is closed; the client it names
+    /// is then the connection's peer, for
+    /// [`max_connections_per_peer`](Self::max_connections_per_peer) and for the guard's share
+    /// of body bytes (the proxy itself, for its own connections: `LOCAL`, `UNKNOWN`). A
+    /// connection from any other address is served as it comes, its address the peer.
+    pub proxies: Vec<IpAddr>,
     /// What `serve` counts of its connections (see [`connections`](Self::connections)).
     counts: ConnectionCounts,
 }
@@ -80,6 +93,7 @@ impl Default for ServeOptions {
             tasks: Vec::new(),
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_peer: DEFAULT_MAX_CONNECTIONS_PER_PEER,
+            proxies: Vec::new(),
             counts: ConnectionCounts::default(),
         }
     }
@@ -116,6 +130,13 @@ impl ServeOptions {
     /// Sets [`max_connections_per_peer`](Self::max_connections_per_peer) (at least 1).
     pub fn max_connections_per_peer(mut self, limit: usize) -> Self {
         self.max_connections_per_peer = limit.max(1);
+        self
+    }
+
+    /// Trusts `proxies` to start their connections with a PROXY protocol header naming the
+    /// client (see [`proxies`](Self::proxies)).
+    pub fn proxies(mut self, proxies: impl IntoIterator<Item = IpAddr>) -> Self {
+        self.proxies = proxies.into_iter().collect();
         self
     }
 
@@ -180,7 +201,6 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let graceful = GracefulShutdown::new();
-    let mut connections = JoinSet::new();
     // The connections' header deadlines, ended by one task that goes when `serve` returns.
     let tick = (options.header_read_timeout / 20)
         .clamp(Duration::from_millis(1), Duration::from_millis(500));
@@ -189,77 +209,77 @@ where
     ticking.spawn(ticks);
     let mut shutdown = std::pin::pin!(shutdown);
     let places = Arc::new(Semaphore::new(options.max_connections.max(1)));
-    let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
-    let peers = Peers::default();
-    let mut refusals = JoinSet::new();
-    let share = options.max_connections_per_peer.max(1);
+    let mut admission = Admission {
+        service,
+        deadlines,
+        graceful: &graceful,
+        connections: JoinSet::new(),
+        refusals: JoinSet::new(),
+        refusing: Arc::new(Semaphore::new(REFUSING_AT_ONCE)),
+        peers: Peers::default(),
+        options: &options,
+    };
+    // Connections from a trusted proxy, reading their PROXY header; each sends its stream, its
+    // client and its place back here once read.
+    let mut proxied = JoinSet::new();
+    let (read, mut headers_read) = tokio::sync::mpsc::unbounded_channel();
+    // A place taken while a proxied connection's header came instead of a new connection.
+    let mut place = None;
     loop {
         // At `max_connections`, the next connection waits in the backlog until one closes.
-        let place = tokio::select! {
-            place = places.clone().acquire_owned() => place.expect("never closed"),
-            () = &mut shutdown => break,
-        };
+        if place.is_none() {
+            place = tokio::select! {
+                place = places.clone().acquire_owned() => Some(place.expect("never closed")),
+                Some((stream, peer, place)) = headers_read.recv() => {
+                    admission.admit(stream, peer, place);
+                    continue;
+                }
+                () = &mut shutdown => break,
+            };
+        }
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
+            Some((stream, peer, place)) = headers_read.recv() => {
+                admission.admit(stream, peer, place);
+                continue;
+            }
             () = &mut shutdown => break,
         };
         // A failed accept (out of descriptors, a reset handshake) ends one connection, not the
         // server.
-        let Ok((stream, addr)) = accepted else {
+        let Ok((mut stream, addr)) = accepted else {
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
+        let place = place.take().expect("taken above");
         // rmcp writes a server-sent-events reply in several small writes; with Nagle's
         // algorithm on, the last of them waits for the client's delayed ACK (about 40 ms on
         // Linux) on every call of a keep-alive connection. A socket that refuses the option
         // still serves, only slower.
         let _ = stream.set_nodelay(true);
-        let mut http1 = hyper::server::conn::http1::Builder::new();
-        http1
-            .timer(deadlines.clone())
-            .header_read_timeout(options.header_read_timeout);
-        let peer = Peer::of(addr);
-        match peers.admit(peer, share) {
-            Some(counted) => {
-                let open = options.counts.opened();
-                let service = WithPeer {
-                    inner: service.clone(),
-                    peer,
-                };
-                let connection =
-                    http1.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-                let watched = graceful.watch(connection);
-                connections.spawn(async move {
-                    let _ = watched.await;
-                    drop((counted, place, open));
-                });
-            }
-            // Past the peer's share: its first request is answered with the refusal, within
-            // the header deadline, and the connection closed; it holds no place of the
-            // server's. Too many such at once, and it is closed unanswered.
-            None => {
-                drop(place);
-                options.counts.refuse();
-                let Ok(refusal) = refusing.clone().try_acquire_owned() else {
-                    continue;
-                };
-                let within = options.header_read_timeout;
-                let refuse = hyper::service::service_fn(move |request| async move {
-                    Ok::<_, Infallible>(peers::refuse(request, share, within).await)
-                });
-                let connection = http1
-                    .keep_alive(false)
-                    .serve_connection(TokioIo::new(stream), refuse);
-                refusals.spawn(async move {
-                    let _ = tokio::time::timeout(within * 2, connection).await;
-                    drop(refusal);
-                });
-            }
+        if !options.proxies.contains(&addr.ip()) {
+            admission.admit(stream, Peer::of(addr), place);
+        } else {
+            // The client is whom the proxy's header names (the proxy itself for its own
+            // connections); a connection without one is closed.
+            let (read, within) = (read.clone(), options.header_read_timeout);
+            proxied.spawn(async move {
+                if let Ok(client) = proxied::read_header(&mut stream, within).await {
+                    let _ = read.send((stream, Peer::of(client.unwrap_or(addr)), place));
+                }
+            });
         }
-        // Finished connections are reaped as they go, so the sets do not grow.
-        while connections.try_join_next().is_some() {}
-        while refusals.try_join_next().is_some() {}
+        // Finished tasks are reaped as they go, so the sets do not grow.
+        while proxied.try_join_next().is_some() {}
+        admission.reap();
     }
+    let Admission {
+        mut connections,
+        refusals,
+        ..
+    } = admission;
+    // Headers still awaited are not waited for.
+    drop(proxied);
     drop(listener);
     // Refusals still waiting for their request are not waited for.
     drop(refusals);
@@ -283,5 +303,86 @@ where
         open_at_signal,
         cut,
         tasks_left,
+    }
+}
+
+/// What [`serve`] does with a connection once it knows its peer: serves it, counted in its
+/// peer's share, or refuses it past the share.
+struct Admission<'a, S> {
+    service: S,
+    deadlines: Deadlines,
+    graceful: &'a GracefulShutdown,
+    /// The connections served.
+    connections: JoinSet<()>,
+    /// The connections refused, waiting for their request to answer it; not waited for at the
+    /// shutdown.
+    refusals: JoinSet<()>,
+    /// Places for refusals waiting at once ([`REFUSING_AT_ONCE`]).
+    refusing: Arc<Semaphore>,
+    peers: Peers,
+    options: &'a ServeOptions,
+}
+
+impl<S, B> Admission<'_, S>
+where
+    S: tower_service::Service<Request<Incoming>, Response = Response<B>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    /// Serves `stream` from `peer` in `place`, or refuses it past the peer's share.
+    fn admit(&mut self, stream: TcpStream, peer: Peer, place: OwnedSemaphorePermit) {
+        let options = self.options;
+        let share = options.max_connections_per_peer.max(1);
+        let mut http1 = hyper::server::conn::http1::Builder::new();
+        http1
+            .timer(self.deadlines.clone())
+            .header_read_timeout(options.header_read_timeout);
+        match self.peers.admit(peer, share) {
+            Some(counted) => {
+                let open = options.counts.opened();
+                let service = WithPeer {
+                    inner: self.service.clone(),
+                    peer,
+                };
+                let connection =
+                    http1.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+                let watched = self.graceful.watch(connection);
+                self.connections.spawn(async move {
+                    let _ = watched.await;
+                    drop((counted, place, open));
+                });
+            }
+            // Past the peer's share: its first request is answered with the refusal, within
+            // the header deadline, and the connection closed; it holds no place of the
+            // server's. Too many such at once, and it is closed unanswered.
+            None => {
+                drop(place);
+                options.counts.refuse();
+                let Ok(refusal) = self.refusing.clone().try_acquire_owned() else {
+                    return;
+                };
+                let within = options.header_read_timeout;
+                let refuse = hyper::service::service_fn(move |request| async move {
+                    Ok::<_, Infallible>(peers::refuse(request, share, within).await)
+                });
+                let connection = http1
+                    .keep_alive(false)
+                    .serve_connection(TokioIo::new(stream), refuse);
+                self.refusals.spawn(async move {
+                    let _ = tokio::time::timeout(within * 2, connection).await;
+                    drop(refusal);
+                });
+            }
+        }
+    }
+
+    /// Forgets the connections and refusals that have finished.
+    fn reap(&mut self) {
+        while self.connections.try_join_next().is_some() {}
+        while self.refusals.try_join_next().is_some() {}
     }
 }
