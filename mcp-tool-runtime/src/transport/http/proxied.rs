@@ -14,6 +14,13 @@ use tokio::net::TcpStream;
 /// its addresses (36 for IPv6) and whatever TLVs the proxy adds; larger is refused.
 const MAX_HEADER_BYTES: usize = 1_024;
 
+/// Whether a connection from `ip` comes from one of `proxies`: an IPv4 proxy is the same
+/// address mapped into IPv6 (a listener on `[::]` sees IPv4 peers so).
+pub(super) fn trusts(proxies: &[IpAddr], ip: IpAddr) -> bool {
+    let ip = ip.to_canonical();
+    proxies.iter().any(|proxy| proxy.to_canonical() == ip)
+}
+
 /// Why a connection from a trusted proxy is closed before it is served.
 #[derive(Debug, PartialEq)]
 pub(super) enum Unproxied {
@@ -112,6 +119,19 @@ mod tests {
     }
 
     const WITHIN: Duration = Duration::from_millis(300);
+
+    #[test]
+    fn a_proxy_is_trusted_by_its_address_mapped_into_ipv6_too() {
+        let proxies: Vec<IpAddr> =
+            vec!["10.0.0.5".parse().unwrap(), "2001:db8::5".parse().unwrap()];
+        let trusted = |ip: &str| trusts(&proxies, ip.parse().unwrap());
+        assert!(trusted("10.0.0.5"));
+        assert!(trusted("::ffff:10.0.0.5"));
+        assert!(trusted("2001:db8::5"));
+        assert!(!trusted("10.0.0.6"));
+        assert!(!trusted("::ffff:10.0.0.6"));
+        assert!(!trusted("2001:db8::6"));
+    }
 
     #[tokio::test]
     async fn the_header_is_read_and_nothing_past_it() {

@@ -257,7 +257,7 @@ where
         // Linux) on every call of a keep-alive connection. A socket that refuses the option
         // still serves, only slower.
         let _ = stream.set_nodelay(true);
-        if !options.proxies.contains(&addr.ip()) {
+        if !proxied::trusts(&options.proxies, addr.ip()) {
             admission.admit(stream, Peer::of(addr), place);
         } else {
             // The client is whom the proxy's header names (the proxy itself for its own
