@@ -1,5 +1,5 @@
 //! [`ConnectionCounts`]: how many connections [`serve`](super::serve) has open, and how many it
-//! refused.
+//! refused or closed unserved.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -30,6 +30,7 @@ pub struct ConnectionCounts(Arc<Counts>);
 struct Counts {
     open: AtomicUsize,
     refused: AtomicU64,
+    unproxied: AtomicU64,
 }
 
 impl ConnectionCounts {
@@ -42,6 +43,19 @@ impl ConnectionCounts {
     /// and those closed unanswered because too many refusals were waiting at once.
     pub fn refused(&self) -> u64 {
         self.0.refused.load(Ordering::Relaxed)
+    }
+
+    /// Connections from a trusted proxy ([`ServeOptions::proxies`](super::ServeOptions::proxies))
+    /// closed unserved for want of a PROXY protocol header: what came was not one, none came
+    /// within the header deadline, or the connection closed first. A proxy that does not send
+    /// one (its `send-proxy` left out) has every connection counted here.
+    pub fn unproxied(&self) -> u64 {
+        self.0.unproxied.load(Ordering::Relaxed)
+    }
+
+    /// Counts a connection from a trusted proxy closed for want of its header.
+    pub(super) fn unproxied_one(&self) {
+        self.0.unproxied.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts a connection open until the returned value is dropped.
@@ -61,6 +75,7 @@ impl std::fmt::Debug for ConnectionCounts {
         f.debug_struct("ConnectionCounts")
             .field("open", &self.open())
             .field("refused", &self.refused())
+            .field("unproxied", &self.unproxied())
             .finish()
     }
 }

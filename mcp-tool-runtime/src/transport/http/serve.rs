@@ -263,9 +263,13 @@ where
             // The client is whom the proxy's header names (the proxy itself for its own
             // connections); a connection without one is closed.
             let (read, within) = (read.clone(), options.header_read_timeout);
+            let counts = options.counts.clone();
             proxied.spawn(async move {
-                if let Ok(client) = proxied::read_header(&mut stream, within).await {
-                    let _ = read.send((stream, Peer::of(client.unwrap_or(addr)), place));
+                match proxied::read_header(&mut stream, within).await {
+                    Ok(client) => {
+                        let _ = read.send((stream, Peer::of(client.unwrap_or(addr)), place));
+                    }
+                    Err(_) => counts.unproxied_one(),
                 }
             });
         }
