@@ -20,7 +20,7 @@ const BALANCER_SOURCE: &str = "127.0.0.9";
 async fn behind_haproxy_sending_the_proxy_protocol_each_client_has_a_share_of_its_own() {
     let options = ServeOptions::default()
         .max_connections_per_peer(1)
-        .proxies([BALANCER_SOURCE.parse().unwrap()]);
+        .proxies([BALANCER_SOURCE.parse::<std::net::IpAddr>().unwrap()]);
     let connections = options.connections();
     let server = serve_ok(options).await;
     let (v1, v2) = (free_port(), free_port());

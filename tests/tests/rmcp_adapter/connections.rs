@@ -8,7 +8,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use mcp_tool_runtime::transport::http::{ServeOptions, serve};
+use mcp_tool_runtime::transport::http::{IpNet, ServeOptions, serve};
 use serde_json::Value;
 use tests::http::{connect_from, ok_router as ok, reply_on, send_ok as send, serve_ok as start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -177,9 +177,10 @@ async fn closed_unanswered(stream: &mut TcpStream) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_a_trusted_proxy_each_client_it_names_is_a_peer_of_its_own() {
+    // Trusted by its network (127.0.0.8/31 holds 127.0.0.9).
     let options = ServeOptions::default()
         .max_connections_per_peer(1)
-        .proxies([PROXY.parse().unwrap()]);
+        .proxies(["127.0.0.8/31".parse::<IpNet>().unwrap()]);
     let connections = options.connections();
     let addr = start(options).await;
     // Ada's connection through the proxy (a v1 header) is served, and kept open.
@@ -206,7 +207,7 @@ async fn behind_a_trusted_proxy_each_client_it_names_is_a_peer_of_its_own() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_from_a_trusted_proxy_without_its_header_is_closed_unserved() {
     let options = ServeOptions::default()
-        .proxies([PROXY.parse().unwrap()])
+        .proxies([PROXY.parse::<std::net::IpAddr>().unwrap()])
         .header_read_timeout(Duration::from_millis(500));
     let connections = options.connections();
     let addr = start(options).await;

@@ -45,6 +45,9 @@ mod tally;
 pub use connections::ConnectionCounts;
 pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
 pub use inflight::{DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER};
+/// The networks [`ServeOptions::proxies`] trusts (the `ipnet` crate's type): an address
+/// (`IpNet::from(addr)`) or a network (`"10.1.0.0/24".parse()`).
+pub use ipnet::IpNet;
 pub use refusals::HttpRefusals;
 pub use serve::{
     DEFAULT_GRACE, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,

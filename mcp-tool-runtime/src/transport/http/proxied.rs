@@ -5,6 +5,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use ipnet::IpNet;
 use ppp::HeaderResult;
 use ppp::PartialResult;
 use tokio::io::AsyncReadExt;
@@ -14,11 +15,13 @@ use tokio::net::TcpStream;
 /// its addresses (36 for IPv6) and whatever TLVs the proxy adds; larger is refused.
 const MAX_HEADER_BYTES: usize = 1_024;
 
-/// Whether a connection from `ip` comes from one of `proxies`: an IPv4 proxy is the same
-/// address mapped into IPv6 (a listener on `[::]` sees IPv4 peers so).
-pub(super) fn trusts(proxies: &[IpAddr], ip: IpAddr) -> bool {
-    let ip = ip.to_canonical();
-    proxies.iter().any(|proxy| proxy.to_canonical() == ip)
+/// Whether a connection from `ip` comes from one of `proxies`: an IPv4 address mapped into
+/// IPv6 (a listener on `[::]` sees IPv4 peers so) is that IPv4 address.
+pub(super) fn trusts(proxies: &[IpNet], ip: IpAddr) -> bool {
+    let canonical = ip.to_canonical();
+    proxies
+        .iter()
+        .any(|net| net.contains(&ip) || net.contains(&canonical))
 }
 
 /// Why a connection from a trusted proxy is closed before it is served.
@@ -121,16 +124,21 @@ mod tests {
     const WITHIN: Duration = Duration::from_millis(300);
 
     #[test]
-    fn a_proxy_is_trusted_by_its_address_mapped_into_ipv6_too() {
-        let proxies: Vec<IpAddr> =
-            vec!["10.0.0.5".parse().unwrap(), "2001:db8::5".parse().unwrap()];
+    fn a_proxy_is_trusted_by_its_address_or_network_mapped_into_ipv6_too() {
+        let proxies: Vec<IpNet> = ["10.0.0.5/32", "2001:db8::5/128", "192.168.7.0/24"]
+            .iter()
+            .map(|net| net.parse().unwrap())
+            .collect();
         let trusted = |ip: &str| trusts(&proxies, ip.parse().unwrap());
         assert!(trusted("10.0.0.5"));
         assert!(trusted("::ffff:10.0.0.5"));
         assert!(trusted("2001:db8::5"));
+        assert!(trusted("192.168.7.200"));
+        assert!(trusted("::ffff:192.168.7.1"));
         assert!(!trusted("10.0.0.6"));
         assert!(!trusted("::ffff:10.0.0.6"));
         assert!(!trusted("2001:db8::6"));
+        assert!(!trusted("192.168.8.1"));
     }
 
     #[tokio::test]

@@ -2,9 +2,9 @@
 //! (feature `http`): stop accepting, let the requests in flight finish within a grace period,
 //! close what is left, and return.
 
+use ipnet::IpNet;
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -71,8 +71,8 @@ pub struct ServeOptions {
     /// ([`proxies`](Self::proxies)), so that each client it passes on is a peer; else raise this
     /// to `max_connections` and bound clients at the proxy.
     pub max_connections_per_peer: usize,
-    /// The addresses of proxies in front of this server that start each connection with a
-    /// PROXY protocol header, v1 or v2 (HAProxy's `send-proxy` or `send-proxy-v2`, a cloud
+    /// The addresses (or networks) of proxies in front of this server that start each
+    /// connection with a PROXY protocol header, v1 or v2 (HAProxy's `send-proxy` or `send-proxy-v2`, a cloud
     /// network load balancer's proxy protocol); none unless set. A connection from one of them
     /// must begin with the header (at most 1 KiB, TLVs included), within
     /// [`header_read_timeout`](Self::header_read_timeout), or is closed; the client it names
@@ -80,7 +80,7 @@ pub struct ServeOptions {
     /// [`max_connections_per_peer`](Self::max_connections_per_peer) and for the guard's share
     /// of body bytes (the proxy itself, for its own connections: `LOCAL`, `UNKNOWN`). A
     /// connection from any other address is served as it comes, its address the peer.
-    pub proxies: Vec<IpAddr>,
+    pub proxies: Vec<IpNet>,
     /// What `serve` counts of its connections (see [`connections`](Self::connections)).
     counts: ConnectionCounts,
 }
@@ -133,10 +133,21 @@ impl ServeOptions {
         self
     }
 
-    /// Trusts `proxies` to start their connections with a PROXY protocol header naming the
-    /// client (see [`proxies`](Self::proxies)).
-    pub fn proxies(mut self, proxies: impl IntoIterator<Item = IpAddr>) -> Self {
-        self.proxies = proxies.into_iter().collect();
+    /// Trusts `proxies` (addresses, or networks such as a load balancer's subnet) to start
+    /// their connections with a PROXY protocol header naming the client (see
+    /// [`proxies`](Self::proxies)).
+    ///
+    /// ```
+    /// use std::net::IpAddr;
+    /// use mcp_tool_runtime::transport::http::{IpNet, ServeOptions};
+    ///
+    /// let haproxy: IpAddr = "10.0.0.5".parse().unwrap();
+    /// let balancers: IpNet = "10.1.0.0/24".parse().unwrap();
+    /// let options = ServeOptions::default().proxies([IpNet::from(haproxy), balancers]);
+    /// assert_eq!(options.proxies.len(), 2);
+    /// ```
+    pub fn proxies(mut self, proxies: impl IntoIterator<Item = impl Into<IpNet>>) -> Self {
+        self.proxies = proxies.into_iter().map(Into::into).collect();
         self
     }
 
