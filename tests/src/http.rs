@@ -515,3 +515,16 @@ pub async fn send_ok(stream: &mut TcpStream, id: u64) -> (String, String) {
     };
     (status, body)
 }
+
+/// Reads `body` (as [`send_ok`] gives it) as the refusal of a connection past its peer's share:
+/// the JSON-RPC error `-32029` naming `max_connections_per_peer`, carrying `id`; the reply.
+pub fn refused_per_peer(body: &str, id: u64) -> Value {
+    let reply: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(reply["id"], id, "{reply}");
+    assert_eq!(reply["error"]["code"], -32029, "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["limit"], "max_connections_per_peer",
+        "{reply}"
+    );
+    reply
+}

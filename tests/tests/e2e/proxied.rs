@@ -6,9 +6,8 @@
 use std::net::SocketAddr;
 
 use mcp_tool_runtime::transport::http::ServeOptions;
-use serde_json::Value;
 use tests::haproxy::Haproxy;
-use tests::http::{connect_from, send_ok, serve_ok};
+use tests::http::{connect_from, refused_per_peer, send_ok, serve_ok};
 
 use super::free_port;
 
@@ -44,14 +43,7 @@ async fn behind_haproxy_sending_the_proxy_protocol_each_client_has_a_share_of_it
         assert_eq!(send_ok(&mut first, 1).await.1, "ok", "through {balancer}");
         // Ada's second connection through the balancer is past her share.
         let mut second = connect_from(ada, balancer).await;
-        let (_, body) = send_ok(&mut second, 2).await;
-        let reply: Value = serde_json::from_str(&body).unwrap();
-        assert_eq!(reply["id"], 2, "{reply}");
-        assert_eq!(reply["error"]["code"], -32029, "{reply}");
-        assert_eq!(
-            reply["error"]["data"]["limit"], "max_connections_per_peer",
-            "{reply}"
-        );
+        refused_per_peer(&send_ok(&mut second, 2).await.1, 2);
         // Bob, through the same balancer, is served: his own share.
         let mut other = connect_from(bob, balancer).await;
         assert_eq!(send_ok(&mut other, 3).await.1, "ok", "through {balancer}");

@@ -9,8 +9,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use mcp_tool_runtime::transport::http::{IpNet, ServeOptions, serve};
-use serde_json::Value;
-use tests::http::{connect_from, ok_router as ok, reply_on, send_ok as send, serve_ok as start};
+use tests::http::{
+    connect_from, ok_router as ok, refused_per_peer, reply_on, send_ok as send, serve_ok as start,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -48,13 +49,7 @@ async fn a_connection_past_its_peers_share_is_refused_with_its_id_and_another_pe
     let (status, body) = send(&mut third, 7).await;
     // With its id, so the client hands the error to the request (as the guard answers).
     assert!(status.contains(" 200"), "{status}");
-    let reply: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(reply["id"], 7, "{reply}");
-    assert_eq!(reply["error"]["code"], -32029, "{reply}");
-    assert_eq!(
-        reply["error"]["data"]["limit"], "max_connections_per_peer",
-        "{reply}"
-    );
+    let reply = refused_per_peer(&body, 7);
     assert_eq!(reply["error"]["data"]["value"], 2, "{reply}");
     assert!(
         closed(&mut third).await,
@@ -188,13 +183,7 @@ async fn behind_a_trusted_proxy_each_client_it_names_is_a_peer_of_its_own() {
     assert_eq!(send(&mut ada, 1).await.1, "ok");
     // Her second (a v2 header this time) is past her share of one.
     let mut again = through_proxy(addr, &v2_header([10, 0, 0, 1])).await;
-    let (_, body) = send(&mut again, 2).await;
-    let reply: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(reply["error"]["code"], -32029, "{reply}");
-    assert_eq!(
-        reply["error"]["data"]["limit"], "max_connections_per_peer",
-        "{reply}"
-    );
+    refused_per_peer(&send(&mut again, 2).await.1, 2);
     // Bob, through the same proxy, is served: the proxy is not the peer, its clients are.
     let mut bob = through_proxy(addr, &v2_header([10, 0, 0, 2])).await;
     assert_eq!(send(&mut bob, 3).await.1, "ok");
