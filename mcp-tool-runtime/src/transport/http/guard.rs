@@ -330,26 +330,22 @@ where
             let may_open_session =
                 sessions.is_some() && !has_session_header && may_name(&body, &INITIALIZE);
             let outline = if gate.is_some() || may_open_session {
-                match outline_or_reply(&body, max_elements) {
-                    Ok(outline) => outline,
-                    Err((reply, over_budget)) => {
-                        if over_budget {
-                            refused.count(Refusal::Elements);
-                        }
-                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
-                    }
-                }
+                outline_or_reply(&body, max_elements)
             } else {
-                if let Err(unread) = budget::check(&body, max_elements) {
-                    let over_budget = matches!(unread, budget::Refused::OverBudget);
-                    if let Some(reply) = refusal(&body, unread, max_elements) {
-                        if over_budget {
-                            refused.count(Refusal::Elements);
-                        }
-                        return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
-                    }
+                match budget::check(&body, max_elements) {
+                    Err(unread) => unread_reply(&body, unread, max_elements)
+                        .map_or(Ok(Outline::default()), Err),
+                    Ok(()) => Ok(Outline::default()),
                 }
-                Outline::default()
+            };
+            let outline = match outline {
+                Ok(outline) => outline,
+                Err((reply, over_budget)) => {
+                    if over_budget {
+                        refused.count(Refusal::Elements);
+                    }
+                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
+                }
             };
             // A 2025 call (on a session) is cancelled if its client hangs up; which call it is
             // is read only then.
@@ -539,17 +535,24 @@ fn outline_or_reply(
     max_elements: usize,
 ) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
     match outline(body, max_elements) {
-        Err(refused) => {
-            let over_budget = matches!(refused, budget::Refused::OverBudget);
-            refusal(body, refused, max_elements)
-                .map_or(Ok(Outline::default()), |reply| Err((reply, over_budget)))
-        }
+        Err(unread) => unread_reply(body, unread, max_elements).map_or(Ok(Outline::default()), Err),
         Ok(outline) if outline.repeated => match parse(body) {
             Ok(message) => Ok(outline_of(&message)),
             Err(reply) => reply.map_or(Ok(Outline::default()), |reply| Err((reply, false))),
         },
         Ok(outline) => Ok(outline),
     }
+}
+
+/// The reply to a body its element budget's pass could not read, if it is owed one, and
+/// whether the pass refused it for the budget (rather than as unreadable).
+fn unread_reply(
+    body: &[u8],
+    unread: budget::Refused,
+    max_elements: usize,
+) -> Option<(Box<TxJsonRpcMessage<RoleServer>>, bool)> {
+    let over_budget = matches!(unread, budget::Refused::OverBudget);
+    refusal(body, unread, max_elements).map(|reply| (reply, over_budget))
 }
 
 /// What rmcp answers for a session it does not know (the MCP spec: 404).

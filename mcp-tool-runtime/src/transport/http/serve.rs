@@ -2,7 +2,6 @@
 //! (feature `http`): stop accepting, let the requests in flight finish within a grace period,
 //! close what is left, and return.
 
-use ipnet::IpNet;
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
@@ -14,6 +13,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use ipnet::IpNet;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
@@ -72,8 +72,8 @@ pub struct ServeOptions {
     /// to `max_connections` and bound clients at the proxy.
     pub max_connections_per_peer: usize,
     /// The addresses (or networks) of proxies in front of this server that start each
-    /// connection with a PROXY protocol header, v1 or v2 (HAProxy's `send-proxy` or `send-proxy-v2`, a cloud
-    /// network load balancer's proxy protocol); none unless set. A connection from one of them
+    /// connection with a PROXY protocol header, v1 or v2 (HAProxy's `send-proxy` or
+    /// `send-proxy-v2`, a cloud network load balancer's proxy protocol); none unless set. A connection from one of them
     /// must begin with the header (at most 1 KiB, TLVs included), within
     /// [`header_read_timeout`](Self::header_read_timeout), or is closed; the client it names
     /// is then the connection's peer, for
@@ -234,24 +234,18 @@ where
     // client and its place back here once read.
     let mut proxied = JoinSet::new();
     let (read, mut headers_read) = tokio::sync::mpsc::unbounded_channel();
-    // A place taken while a proxied connection's header came instead of a new connection.
+    // The place the next connection takes: at `max_connections`, none, and the next
+    // connection waits in the backlog until one closes.
     let mut place = None;
     loop {
-        // At `max_connections`, the next connection waits in the backlog until one closes.
-        if place.is_none() {
-            place = tokio::select! {
-                place = places.clone().acquire_owned() => Some(place.expect("never closed")),
-                Some((stream, peer, place)) = headers_read.recv() => {
-                    admission.admit(stream, peer, place);
-                    continue;
-                }
-                () = &mut shutdown => break,
-            };
-        }
         let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            Some((stream, peer, place)) = headers_read.recv() => {
-                admission.admit(stream, peer, place);
+            taken = places.clone().acquire_owned(), if place.is_none() => {
+                place = Some(taken.expect("never closed"));
+                continue;
+            }
+            accepted = listener.accept(), if place.is_some() => accepted,
+            Some((stream, peer, held)) = headers_read.recv() => {
+                admission.admit(stream, peer, held);
                 continue;
             }
             () = &mut shutdown => break,
@@ -262,7 +256,7 @@ where
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
-        let place = place.take().expect("taken above");
+        let place = place.take().expect("accepted only with a place");
         // rmcp writes a server-sent-events reply in several small writes; with Nagle's
         // algorithm on, the last of them waits for the client's delayed ACK (about 40 ms on
         // Linux) on every call of a keep-alive connection. A socket that refuses the option
