@@ -15,6 +15,8 @@
 //! Every server of a version is up at once and each point is loaded three times (3 s each), the
 //! servers taking turns; a point reports its median round by requests/s (`--quick`: one round).
 //! `http serve KIND [CONTENT_TYPE BODY_FILE]` is one server, answering until its stdin closes.
+//! `http sizes` prints the bytes of the future rmcp spawns for each request, ours and rmcp-once's,
+//! and of our handler futures that bound it.
 //!
 //! Per point: requests/s, p50/p99/max latency (wrk's), the server's CPU-seconds per request
 //! (`/proc/PID/stat`), and per server its peak RSS (`VmHWM`). Instructions per call: the server
@@ -116,6 +118,30 @@ impl Once {
 
 #[rmcp::tool_handler(router = self.tool_router)]
 impl rmcp::ServerHandler for Once {}
+
+/// The bytes of the future rmcp spawns for each request (`Service::handle_request`): tokio
+/// moves it three times (into the task, into its cell, and out as it finishes), so its size is
+/// paid on every call.
+fn future_sizes() {
+    /// The size of what `f` returns, for a `&'a H` it is called with.
+    fn returned<'a, H: 'a, A, B, R>(_: impl Fn(&'a H, A, B) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+    use rmcp::Service;
+    use rmcp::service::RoleServer;
+    let ours = returned(<ToolboxServer as Service<RoleServer>>::handle_request);
+    let once = returned(<Once as Service<RoleServer>>::handle_request);
+    println!("request future: ours {ours} bytes, rmcp-once {once} bytes");
+    let call = returned(<ToolboxServer as rmcp::ServerHandler>::call_tool);
+    let listen = returned(|s: &ToolboxServer, c, ()| rmcp::ServerHandler::listen(s, c));
+    let custom = returned(<ToolboxServer as rmcp::ServerHandler>::on_custom_request);
+    let update = returned(<ToolboxServer as rmcp::ServerHandler>::update_task);
+    let get = returned(<ToolboxServer as rmcp::ServerHandler>::get_task);
+    let list = returned(<ToolboxServer as rmcp::ServerHandler>::list_tools);
+    println!(
+        "ours: call_tool {call}, listen {listen}, on_custom_request {custom}, update_task {update}, get_task {get}, list_tools {list}"
+    );
+}
 
 /// Serves `kind` on a loopback port, printed as `port N`; exits when stdin closes.
 fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
@@ -585,6 +611,10 @@ fn main() {
             _ => None,
         };
         serve(&args[1], replay);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("sizes") {
+        future_sizes();
         return;
     }
     if let [mode, kind, version, n] = args.as_slice()
