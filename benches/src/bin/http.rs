@@ -132,15 +132,33 @@ fn future_sizes() {
     let ours = returned(<ToolboxServer as Service<RoleServer>>::handle_request);
     let once = returned(<Once as Service<RoleServer>>::handle_request);
     println!("request future: ours {ours} bytes, rmcp-once {once} bytes");
-    let call = returned(<ToolboxServer as rmcp::ServerHandler>::call_tool);
-    let listen = returned(|s: &ToolboxServer, c, ()| rmcp::ServerHandler::listen(s, c));
-    let custom = returned(<ToolboxServer as rmcp::ServerHandler>::on_custom_request);
-    let update = returned(<ToolboxServer as rmcp::ServerHandler>::update_task);
-    let get = returned(<ToolboxServer as rmcp::ServerHandler>::get_task);
-    let list = returned(<ToolboxServer as rmcp::ServerHandler>::list_tools);
-    println!(
-        "ours: call_tool {call}, listen {listen}, on_custom_request {custom}, update_task {update}, get_task {get}, list_tools {list}"
-    );
+    use rmcp::ServerHandler as H;
+    let handlers = [
+        ("call_tool", returned(<ToolboxServer as H>::call_tool)),
+        (
+            "listen",
+            returned(|s: &ToolboxServer, c, ()| H::listen(s, c)),
+        ),
+        (
+            "on_custom_request",
+            returned(<ToolboxServer as H>::on_custom_request),
+        ),
+        ("get_prompt", returned(<ToolboxServer as H>::get_prompt)),
+        (
+            "read_resource",
+            returned(<ToolboxServer as H>::read_resource),
+        ),
+        ("complete", returned(<ToolboxServer as H>::complete)),
+        ("update_task", returned(<ToolboxServer as H>::update_task)),
+        ("get_task", returned(<ToolboxServer as H>::get_task)),
+        ("cancel_task", returned(<ToolboxServer as H>::cancel_task)),
+        ("list_tools", returned(<ToolboxServer as H>::list_tools)),
+    ];
+    let handlers: Vec<String> = handlers
+        .iter()
+        .map(|(name, size)| format!("{name} {size}"))
+        .collect();
+    println!("ours: {}", handlers.join(", "));
 }
 
 /// Serves `kind` on a loopback port, printed as `port N`; exits when stdin closes.

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::future::Future;
 
+use futures_util::future::Either;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
     CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
@@ -15,7 +16,7 @@ use rmcp::model::{
     ReadResourceResponse, Reference, ServerCapabilities, ServerConfig, SetLevelRequestParams,
     SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::handler::ToolboxServer;
@@ -223,15 +224,17 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         Ok(listed)
     }
 
-    async fn call_tool(
+    /// The one it routes to's future, not an `async fn` holding the request beside it (see
+    /// [`ToolboxServer::call_tool`]).
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
         if self.tools.serves(&request.name) {
-            self.tools.call_tool(request, context).await
+            Either::Left(self.tools.call_tool(request, context))
         } else {
-            self.handler.call_tool(request, context).await
+            Either::Right(self.handler.call_tool(request, context))
         }
     }
 
@@ -241,11 +244,11 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
             .or_else(|| self.handler.get_tool(name))
     }
 
-    async fn on_custom_request(
+    fn on_custom_request(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
         let ours = request.method == "tools/call"
             && request
                 .params
@@ -254,9 +257,9 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
                 .and_then(|name| name.as_str())
                 .is_some_and(|name| self.tools.serves(name));
         if ours {
-            self.tools.on_custom_request(request, context).await
+            Either::Left(self.tools.on_custom_request(request, context))
         } else {
-            self.handler.on_custom_request(request, context).await
+            Either::Right(self.handler.on_custom_request(request, context))
         }
     }
 
@@ -305,17 +308,24 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         }
     }
 
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let wants = super::changes::Wants::of(context.accepted());
-        let sink = context.sink().clone();
-        let ct = context.request_context().ct.clone();
-        let request = context.request_context().clone();
-        let (ours, theirs) = tokio::join!(
-            self.tools
-                .listen_on(&wants, &sink, &request, ct.cancelled()),
-            self.handler.listen(context),
-        );
-        ours.and(theirs)
+    /// Boxed: both streams' futures, in the future of every request (see
+    /// [`ToolboxServer::listen`]).
+    fn listen(
+        &self,
+        context: SubscriptionContext,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move {
+            let wants = super::changes::Wants::of(context.accepted());
+            let sink = context.sink().clone();
+            let ct = context.request_context().ct.clone();
+            let request = context.request_context().clone();
+            let (ours, theirs) = tokio::join!(
+                self.tools
+                    .listen_on(&wants, &sink, &request, ct.cancelled()),
+                self.handler.listen(context),
+            );
+            ours.and(theirs)
+        })
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

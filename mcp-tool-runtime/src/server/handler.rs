@@ -12,7 +12,7 @@ use rmcp::model::{
     ReadResourceResponse, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
     SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
@@ -286,6 +286,9 @@ impl crate::auth::ToolScopes for ToolboxServer {
     }
 }
 
+// rmcp's future for a request is as large as its largest handler's, and tokio moves it three
+// times on every request (`http sizes` in `benches` prints them): the handlers whose futures
+// are larger than a call's are boxed, one allocation on requests far rarer than calls.
 impl ServerHandler for ToolboxServer {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
@@ -345,19 +348,21 @@ impl ServerHandler for ToolboxServer {
     /// Runs the tool until it finishes or the client cancels the request
     /// (`notifications/cancelled`): then the tool's future is dropped, so a tool that never
     /// returns holds nothing once its caller gave up.
-    async fn call_tool(
+    ///
+    /// Not an `async fn`: that would hold the request twice (as its argument and as moved
+    /// into the call), in the future rmcp moves on every call.
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
         serve_call(
             &self.shared,
-            &request.name,
+            request.name,
             request.arguments.map_or(Value::Null, Value::Object),
             (request.input_responses, request.request_state),
             context,
         )
-        .await
     }
 
     async fn set_level(
@@ -395,15 +400,20 @@ impl ServerHandler for ToolboxServer {
     /// for each resource it named after every
     /// [`notify_resource_updated`](Self::notify_resource_updated), until the client cancels the
     /// subscription or the stream closes.
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let wants = Wants::of(context.accepted());
-        self.listen_on(
-            &wants,
-            context.sink(),
-            context.request_context(),
-            context.cancelled(),
-        )
-        .await
+    fn listen(
+        &self,
+        context: SubscriptionContext,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move {
+            let wants = Wants::of(context.accepted());
+            self.listen_on(
+                &wants,
+                context.sink(),
+                context.request_context(),
+                context.cancelled(),
+            )
+            .await
+        })
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -412,57 +422,63 @@ impl ServerHandler for ToolboxServer {
 
     /// A `tools/call` whose `arguments` is not an object, which rmcp hands here: an `isError`
     /// result naming the problem. Any other unknown method is JSON-RPC -32601.
-    async fn on_custom_request(
+    fn on_custom_request(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        custom_request(&self.shared, request, context).await
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move { custom_request(&self.shared, request, context).await })
     }
 
     /// The state of a task this server runs for the caller (the tasks extension).
-    async fn get_task(
+    fn get_task(
         &self,
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        let (caller, _slot) = self.task_request(&context)?;
-        self.shared
-            .tasks
-            .get(&request.task_id, caller.as_ref())
-            .await
+    ) -> impl Future<Output = Result<GetTaskResult, ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move {
+            let (caller, _slot) = self.task_request(&context)?;
+            self.shared
+                .tasks
+                .get(&request.task_id, caller.as_ref())
+                .await
+        })
     }
 
     /// Answers a task's questions (`inputResponses`); unknown or answered keys are ignored.
-    async fn update_task(
+    fn update_task(
         &self,
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let (caller, _slot) = self.task_request(&context)?;
-        let wait = self.shared.limits().task_update_wait;
-        self.shared
-            .tasks
-            .update(
-                &request.task_id,
-                caller.as_ref(),
-                request.input_responses,
-                wait,
-            )
-            .await
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move {
+            let (caller, _slot) = self.task_request(&context)?;
+            let wait = self.shared.limits().task_update_wait;
+            self.shared
+                .tasks
+                .update(
+                    &request.task_id,
+                    caller.as_ref(),
+                    request.input_responses,
+                    wait,
+                )
+                .await
+        })
     }
 
     /// Cancels a task: its tool's future is dropped and it ends `cancelled`.
-    async fn cancel_task(
+    fn cancel_task(
         &self,
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let (caller, _slot) = self.task_request(&context)?;
-        self.shared
-            .tasks
-            .cancel(&request.task_id, caller.as_ref())
-            .await
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move {
+            let (caller, _slot) = self.task_request(&context)?;
+            self.shared
+                .tasks
+                .cancel(&request.task_id, caller.as_ref())
+                .await
+        })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -479,12 +495,12 @@ impl ServerHandler for ToolboxServer {
 
     /// Gets the prompt like a tool's call: within the caller's share of calls, asking the
     /// client with input-required results at 2026-07-28, stopped when the client cancels.
-    async fn get_prompt(
+    fn get_prompt(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        catalog::get_prompt(&self.shared, request, context).await
+    ) -> impl Future<Output = Result<GetPromptResponse, ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move { catalog::get_prompt(&self.shared, request, context).await })
     }
 
     async fn list_resources(
@@ -504,20 +520,20 @@ impl ServerHandler for ToolboxServer {
     }
 
     /// Reads the resource like a tool's call (see [`get_prompt`](Self::get_prompt)).
-    async fn read_resource(
+    fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        catalog::read_resource(&self.shared, request, context).await
+    ) -> impl Future<Output = Result<ReadResourceResponse, ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move { catalog::read_resource(&self.shared, request, context).await })
     }
 
-    async fn complete(
+    fn complete(
         &self,
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        catalog::complete(&self.shared, request, context).await
+    ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + MaybeSendFuture + '_ {
+        Box::pin(async move { catalog::complete(&self.shared, request, context).await })
     }
 
     /// Subscribes the session (up to 2025-11-25) to a resource this server serves, within
