@@ -43,7 +43,7 @@ fn request_id(line: &[u8]) -> Option<Value> {
 async fn session(line: Vec<u8>) {
     let (client, server) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server);
-    let handler = ToolboxServer::new(examples::invoices::toolbox().unwrap()).unwrap();
+    let handler = ToolboxServer::new(fuzz::invoices::toolbox().unwrap()).unwrap();
     let serve = async move {
         let running = handler
             .serve(LineTransport::new(server_read, server_write))

@@ -47,9 +47,10 @@ fn call(id: u64, number: &str, extra: Value) -> Vec<u8> {
             params[key] = value;
         }
     }
-    let mut line =
-        serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
-            .unwrap();
+    let mut line = serde_json::to_vec(
+        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}),
+    )
+    .unwrap();
     line.push(b'\n');
     line
 }
@@ -72,7 +73,10 @@ async fn exchange(writer: &mut Writer, lines: &mut Reader, line: &[u8], id: u64)
             message.get("result").is_some() != message.get("error").is_some(),
             "a response has a result or an error: {text}"
         );
-        assert_eq!(message["id"], id, "one response, to the request sent: {text}");
+        assert_eq!(
+            message["id"], id,
+            "one response, to the request sent: {text}"
+        );
         return message;
     }
 }
@@ -88,7 +92,7 @@ fn reminder_sent(answer: &Value) -> bool {
 async fn session(mode: u8, payload: &[u8]) {
     let (client, server) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server);
-    let handler = ToolboxServer::new(examples::invoices::toolbox().unwrap()).unwrap();
+    let handler = ToolboxServer::new(fuzz::invoices::toolbox().unwrap()).unwrap();
     let serve = async move {
         let running = handler
             .serve(LineTransport::new(server_read, server_write))
@@ -133,7 +137,10 @@ async fn session(mode: u8, payload: &[u8]) {
             2 => {
                 let retry = json!({"requestState": text, "inputResponses": yes});
                 let answer = exchange(&mut writer, &mut lines, &call(2, "INV-1", retry), 2).await;
-                assert!(!reminder_sent(&answer), "a made-up state was accepted: {answer}");
+                assert!(
+                    !reminder_sent(&answer),
+                    "a made-up state was accepted: {answer}"
+                );
             }
             // The sealed state with arbitrary `inputResponses`.
             _ => {

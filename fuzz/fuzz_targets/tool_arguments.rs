@@ -14,7 +14,7 @@ use serde_json::Value;
 fn toolbox() -> &'static Toolbox {
     static TOOLBOX: OnceLock<Toolbox> = OnceLock::new();
     TOOLBOX.get_or_init(|| {
-        let mut toolbox = examples::invoices::toolbox().expect("the example registers");
+        let mut toolbox = fuzz::invoices::toolbox().expect("the example registers");
         toolbox.check_results(true);
         toolbox
     })
