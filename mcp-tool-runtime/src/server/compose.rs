@@ -224,8 +224,8 @@ impl<H: ServerHandler> ServerHandler for Merged<H> {
         Ok(listed)
     }
 
-    /// The one it routes to's future, not an `async fn` holding the request beside it (see
-    /// [`ToolboxServer::call_tool`]).
+    /// The future of the handler it routes to, not an `async fn` holding the request beside it
+    /// (see [`ToolboxServer::call_tool`]).
     fn call_tool(
         &self,
         request: CallToolRequestParams,

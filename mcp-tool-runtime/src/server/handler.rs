@@ -427,7 +427,7 @@ impl ServerHandler for ToolboxServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
-        Box::pin(async move { custom_request(&self.shared, request, context).await })
+        Box::pin(custom_request(&self.shared, request, context))
     }
 
     /// The state of a task this server runs for the caller (the tasks extension).
@@ -500,7 +500,7 @@ impl ServerHandler for ToolboxServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<GetPromptResponse, ErrorData>> + MaybeSendFuture + '_ {
-        Box::pin(async move { catalog::get_prompt(&self.shared, request, context).await })
+        Box::pin(catalog::get_prompt(&self.shared, request, context))
     }
 
     async fn list_resources(
@@ -525,7 +525,7 @@ impl ServerHandler for ToolboxServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ReadResourceResponse, ErrorData>> + MaybeSendFuture + '_ {
-        Box::pin(async move { catalog::read_resource(&self.shared, request, context).await })
+        Box::pin(catalog::read_resource(&self.shared, request, context))
     }
 
     fn complete(
@@ -533,7 +533,7 @@ impl ServerHandler for ToolboxServer {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + MaybeSendFuture + '_ {
-        Box::pin(async move { catalog::complete(&self.shared, request, context).await })
+        Box::pin(catalog::complete(&self.shared, request, context))
     }
 
     /// Subscribes the session (up to 2025-11-25) to a resource this server serves, within
