@@ -90,10 +90,12 @@ impl Session {
             .await;
     }
 
-    /// Sends a line as it is.
+    /// Sends a line as it is, within ten seconds.
     pub async fn send_line(&mut self, line: &str) {
-        self.writer.write_all(line.as_bytes()).await.unwrap();
-        self.writer.write_all(b"\n").await.unwrap();
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        write_within(&mut self.writer, &bytes).await;
     }
 
     /// The next message the server sends, within ten seconds.
@@ -163,12 +165,21 @@ impl Session {
 pub struct Sender(WriteHalf<DuplexStream>);
 
 impl Sender {
-    /// Sends a message.
+    /// Sends a message, within ten seconds.
     pub async fn send(&mut self, message: Value) {
         let mut line = serde_json::to_vec(&message).unwrap();
         line.push(b'\n');
-        self.0.write_all(&line).await.unwrap();
+        write_within(&mut self.0, &line).await;
     }
+}
+
+/// Writes `bytes` to the server's pipe, failing the test if the server has not read them within
+/// ten seconds: a server that stopped reading fails the test rather than hanging it.
+async fn write_within(writer: &mut WriteHalf<DuplexStream>, bytes: &[u8]) {
+    tokio::time::timeout(WAIT, writer.write_all(bytes))
+        .await
+        .expect("the server did not read the message within ten seconds")
+        .unwrap();
 }
 
 /// The reading half of a [`Session`].

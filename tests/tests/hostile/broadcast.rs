@@ -23,8 +23,13 @@ async fn a_client_that_stopped_reading_delays_no_one_and_is_forgotten() {
     limits.notify_timeout = Duration::from_millis(300);
     let (served, _) = server(limits);
     // A 2 KiB pipe the client never reads, filled with the answers to its pings: the server can
-    // write nothing more to it.
-    let mut slow = Session::open_with(served.clone(), Some(json!({})), 2048, |t| t).await;
+    // write nothing more to it. The transport lets every answer wait, so it reads all 200 pings
+    // whatever the timing: with its default of 64 it stopped reading at about 120, and the pings
+    // past what the pipe and its buffer hold blocked this test for good (1 run in 40).
+    let mut slow = Session::open_with(served.clone(), Some(json!({})), 2048, |t| {
+        t.max_queued_messages(1024)
+    })
+    .await;
     for id in 1..=200 {
         slow.send(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
             .await;
