@@ -292,7 +292,7 @@ async fn option_is_decided_by_type_whatever_its_spelling() {
 
 // `Result` is decided by type: an alias that keeps the name (as `io::Result<T>` does) serves `Ok`
 // and sends `Err` as an error result; one under another name is a compile error
-// (`tests/ui/result-alias.rs`).
+// (`ui-tests/tests/ui/result-alias.rs`).
 mod fallible {
     pub type Result<T> = std::result::Result<T, String>;
 }

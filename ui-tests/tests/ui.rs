@@ -2,7 +2,7 @@
 //!
 //! Compiler messages drift between rustc releases, so the `.stderr` files are pinned to the
 //! toolchain they were written on (the workspace's CI toolchain, below). Regenerate them with:
-//! `TRYBUILD=overwrite cargo test -p tests --test ui`
+//! `TRYBUILD=overwrite cargo test -p ui-tests --test ui`
 
 use std::path::Path;
 
