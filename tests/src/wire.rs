@@ -92,10 +92,7 @@ impl Session {
 
     /// Sends a line as it is, within ten seconds.
     pub async fn send_line(&mut self, line: &str) {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        write_within(&mut self.writer, &bytes).await;
+        write_line_within(&mut self.writer, line.as_bytes()).await;
     }
 
     /// The next message the server sends, within ten seconds.
@@ -167,16 +164,20 @@ pub struct Sender(WriteHalf<DuplexStream>);
 impl Sender {
     /// Sends a message, within ten seconds.
     pub async fn send(&mut self, message: Value) {
-        let mut line = serde_json::to_vec(&message).unwrap();
-        line.push(b'\n');
-        write_within(&mut self.0, &line).await;
+        let line = serde_json::to_vec(&message).unwrap();
+        write_line_within(&mut self.0, &line).await;
     }
 }
 
-/// Writes `bytes` to the server's pipe, failing the test if the server has not read them within
-/// ten seconds: a server that stopped reading fails the test rather than hanging it.
-async fn write_within(writer: &mut WriteHalf<DuplexStream>, bytes: &[u8]) {
-    tokio::time::timeout(WAIT, writer.write_all(bytes))
+/// Writes `line` and its newline to the server's pipe, failing the test if the server has not
+/// read them within ten seconds: a server that stopped reading fails the test rather than
+/// hanging it.
+async fn write_line_within(writer: &mut WriteHalf<DuplexStream>, line: &[u8]) {
+    let write = async {
+        writer.write_all(line).await?;
+        writer.write_all(b"\n").await
+    };
+    tokio::time::timeout(WAIT, write)
         .await
         .expect("the server did not read the message within ten seconds")
         .unwrap();
