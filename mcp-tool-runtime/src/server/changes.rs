@@ -2,7 +2,7 @@
 //! subscribed to was updated: a 2025 client on its session (`resources/subscribe`), a
 //! 2026-07-28 client on each `subscriptions/listen` stream that asked for it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -69,7 +69,7 @@ pub(crate) struct Changes {
     /// information rmcp keeps for it, alive as long as the peer held here).
     peers: Mutex<Vec<(usize, Peer<RoleServer>)>>,
     /// The resources each 2025 session subscribed to (`resources/subscribe`).
-    subscriptions: Mutex<HashMap<usize, Subscribed>>,
+    subscriptions: Mutex<super::quota::BySession<Subscribed>>,
     /// How many changes of each list there have been.
     generation: tokio::sync::watch::Sender<Generations>,
     /// Resource updates, for the `subscriptions/listen` streams.
