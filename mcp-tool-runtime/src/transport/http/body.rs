@@ -34,12 +34,19 @@ pub(super) enum Body {
 /// to a point), so the client finishes its upload and reads the answer. Each byte kept is
 /// first taken from `reserved`, when given; past what it allows, the rest is read and dropped
 /// the same way.
+///
+/// A body that comes in one frame (a small request's, as a rule) is kept as that frame's
+/// bytes, which share hyper's read buffer: no copy and no allocation, as rmcp's own read of a
+/// body does. Only a body of several frames is copied into one buffer.
 pub(super) async fn read_body<B: http_body::Body>(
     body: B,
     limit: usize,
     mut reserved: Option<&mut Reserved>,
 ) -> Body {
+    use bytes::Buf as _;
     let mut body = std::pin::pin!(body);
+    // The body so far while it is the one frame's bytes; `kept` once there is more.
+    let mut single: Option<Bytes> = None;
     let mut kept = Vec::new();
     let mut total = 0_usize;
     let mut over_budget = None;
@@ -50,27 +57,35 @@ pub(super) async fn read_body<B: http_body::Body>(
         let Ok(mut data) = frame.into_data() else {
             continue;
         };
-        use bytes::Buf as _;
-        while data.has_remaining() {
-            let chunk = data.chunk();
-            total += chunk.len();
-            let within = total <= limit
-                && over_budget.is_none()
-                && match reserved.as_deref_mut().map(|r| r.grow(chunk.len())) {
-                    Some(Err(over)) => {
-                        over_budget = Some(over);
-                        false
-                    }
-                    _ => true,
-                };
-            let keep = if within {
-                chunk.len()
-            } else {
-                ID_SEARCH_BYTES.saturating_sub(kept.len()).min(chunk.len())
+        let len = data.remaining();
+        total += len;
+        let within = total <= limit
+            && over_budget.is_none()
+            && match reserved.as_deref_mut().map(|r| r.grow(len)) {
+                Some(Err(over)) => {
+                    over_budget = Some(over);
+                    false
+                }
+                _ => true,
             };
-            kept.extend_from_slice(&chunk[..keep]);
-            let len = chunk.len();
-            data.advance(len);
+        if within && single.is_none() && kept.is_empty() {
+            single = Some(data.copy_to_bytes(len));
+            continue;
+        }
+        if let Some(first) = single.take() {
+            kept.extend_from_slice(&first);
+        }
+        let mut keep = if within {
+            len
+        } else {
+            ID_SEARCH_BYTES.saturating_sub(kept.len()).min(len)
+        };
+        while keep > 0 {
+            let chunk = data.chunk();
+            let n = chunk.len().min(keep);
+            kept.extend_from_slice(&chunk[..n]);
+            data.advance(n);
+            keep -= n;
         }
         if total > limit.saturating_mul(DRAIN_FACTOR) {
             break;
@@ -84,7 +99,7 @@ pub(super) async fn read_body<B: http_body::Body>(
         kept.truncate(ID_SEARCH_BYTES);
         return Body::OverBudget(kept, over);
     }
-    Body::Complete(Bytes::from(kept))
+    Body::Complete(single.unwrap_or_else(|| Bytes::from(kept)))
 }
 
 /// A JSON-RPC message as an HTTP response: 200 when it answers a request by its id (so the
@@ -100,4 +115,63 @@ pub(super) fn json_rpc_response(
         .header(header::CONTENT_TYPE, "application/json")
         .body(Full::new(Bytes::from(json)).boxed())
         .expect("a valid response")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body::Frame;
+    use http_body_util::StreamBody;
+
+    /// A body that comes as these frames.
+    fn frames(parts: &[&'static [u8]]) -> impl http_body::Body<Data = Bytes, Error = Infallible> {
+        let frames: Vec<Result<Frame<Bytes>, Infallible>> = parts
+            .iter()
+            .map(|part| Ok(Frame::data(Bytes::from_static(part))))
+            .collect();
+        StreamBody::new(futures_util::stream::iter(frames))
+    }
+
+    fn read(parts: &[&'static [u8]], limit: usize) -> Body {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(read_body(frames(parts), limit, None))
+    }
+
+    #[test]
+    fn a_body_of_one_frame_is_kept_as_that_frames_bytes_not_copied() {
+        static PART: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let Body::Complete(bytes) = read(&[PART], 1024) else {
+            panic!("a body within the limit is read whole");
+        };
+        assert_eq!(&bytes[..], PART);
+        assert_eq!(
+            bytes.as_ptr(),
+            PART.as_ptr(),
+            "the frame's own bytes, not a copy"
+        );
+    }
+
+    #[test]
+    fn a_body_of_several_frames_is_joined_in_order() {
+        let Body::Complete(bytes) = read(&[b"{\"id\":", b"", b"7,", b"\"a\":1}"], 1024) else {
+            panic!("a body within the limit is read whole");
+        };
+        assert_eq!(&bytes[..], b"{\"id\":7,\"a\":1}");
+    }
+
+    #[test]
+    fn a_body_past_the_limit_keeps_its_beginning_only_whether_or_not_a_frame_fit() {
+        // The first frame fits and is held as it came; the second passes the limit.
+        let Body::TooLarge(prefix) = read(&[b"{\"id\":9,", b"\"pad\":\"xxxxxxxx\"}"], 12) else {
+            panic!("a body past the limit is refused");
+        };
+        assert!(prefix.starts_with(b"{\"id\":9,\"pad"), "{prefix:?}");
+        // One frame past the limit from the start.
+        let Body::TooLarge(prefix) = read(&[b"{\"id\":3,\"pad\":1}"], 4) else {
+            panic!("a body past the limit is refused");
+        };
+        assert_eq!(prefix, b"{\"id\":3,\"pad\":1}");
+    }
 }

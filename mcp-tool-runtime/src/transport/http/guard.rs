@@ -220,14 +220,15 @@ where
                 .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
             let session_header = parts.headers.get(&SESSION_ID);
             let has_session_header = session_header.is_some();
-            let session = session_header
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned);
-            if let (Some(sessions), Some(id)) = (&sessions, &session)
+            // Read in place, not copied: once the request moves on to rmcp, only whether it
+            // came on a session is needed.
+            let session = session_header.and_then(|v| v.to_str().ok());
+            if let (Some(sessions), Some(id)) = (&sessions, session)
                 && !sessions.admits(id, owner.as_ref().map(|k| k.as_bytes()))
             {
                 return Ok(session_not_found());
             }
+            let on_session = session.is_some();
             if parts.method != Method::POST {
                 let ends_session = parts.method == Method::DELETE;
                 let empty = Request::from_parts(parts, Full::new(Bytes::new()));
@@ -349,7 +350,7 @@ where
             };
             // A 2025 call (on a session) is cancelled if its client hangs up; which call it is
             // is read only then.
-            let may_be_call = session.is_some() && may_name(&body, &TOOLS_CALL);
+            let may_be_call = on_session && may_name(&body, &TOOLS_CALL);
             // A layer in front (the resource server's scope check) may refuse the tool.
             if let Some(Gate(gate)) = &gate
                 && let Some(tool) = outline.called_tool()
@@ -398,7 +399,7 @@ where
             };
             // A new session: its owner is whoever opened it.
             if let Some(sessions) = &sessions
-                && session.is_none()
+                && !on_session
                 && let Some(id) = response
                     .headers()
                     .get(&SESSION_ID)
