@@ -132,17 +132,10 @@ mod tests {
         StreamBody::new(futures_util::stream::iter(frames))
     }
 
-    fn read(parts: &[&'static [u8]], limit: usize) -> Body {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(read_body(frames(parts), limit, None))
-    }
-
-    #[test]
-    fn a_body_of_one_frame_is_kept_as_that_frames_bytes_not_copied() {
+    #[tokio::test]
+    async fn a_body_of_one_frame_is_kept_as_that_frames_bytes_not_copied() {
         static PART: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-        let Body::Complete(bytes) = read(&[PART], 1024) else {
+        let Body::Complete(bytes) = read_body(frames(&[PART]), 1024, None).await else {
             panic!("a body within the limit is read whole");
         };
         assert_eq!(&bytes[..], PART);
@@ -153,23 +146,28 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_body_of_several_frames_is_joined_in_order() {
-        let Body::Complete(bytes) = read(&[b"{\"id\":", b"", b"7,", b"\"a\":1}"], 1024) else {
+    #[tokio::test]
+    async fn a_body_of_several_frames_is_joined_in_order() {
+        let Body::Complete(bytes) =
+            read_body(frames(&[b"{\"id\":", b"", b"7,", b"\"a\":1}"]), 1024, None).await
+        else {
             panic!("a body within the limit is read whole");
         };
         assert_eq!(&bytes[..], b"{\"id\":7,\"a\":1}");
     }
 
-    #[test]
-    fn a_body_past_the_limit_keeps_its_beginning_only_whether_or_not_a_frame_fit() {
+    #[tokio::test]
+    async fn a_body_past_the_limit_keeps_its_beginning_only_whether_or_not_a_frame_fit() {
         // The first frame fits and is held as it came; the second passes the limit.
-        let Body::TooLarge(prefix) = read(&[b"{\"id\":9,", b"\"pad\":\"xxxxxxxx\"}"], 12) else {
+        let Body::TooLarge(prefix) =
+            read_body(frames(&[b"{\"id\":9,", b"\"pad\":\"xxxxxxxx\"}"]), 12, None).await
+        else {
             panic!("a body past the limit is refused");
         };
         assert!(prefix.starts_with(b"{\"id\":9,\"pad"), "{prefix:?}");
         // One frame past the limit from the start.
-        let Body::TooLarge(prefix) = read(&[b"{\"id\":3,\"pad\":1}"], 4) else {
+        let Body::TooLarge(prefix) = read_body(frames(&[b"{\"id\":3,\"pad\":1}"]), 4, None).await
+        else {
             panic!("a body past the limit is refused");
         };
         assert_eq!(prefix, b"{\"id\":3,\"pad\":1}");
