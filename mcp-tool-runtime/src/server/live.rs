@@ -98,7 +98,7 @@ fn failed(e: impl std::fmt::Display) -> ClientRequestError {
 
 impl Channel for Live {
     fn protocol_version(&self) -> Option<&str> {
-        self.request.protocol_version.as_deref()
+        self.request.protocol_version()
     }
 
     fn request_info(&self) -> RequestInfo {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientCapabilities, RequestId};
+use rmcp::model::{ClientCapabilities, ProtocolVersion, RequestId};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
@@ -20,8 +20,9 @@ use crate::version::Revision;
 pub(crate) struct Request {
     pub(crate) id: RequestId,
     /// The protocol version the request speaks (its own `_meta`, else the session's
-    /// handshake), and the revision that decides how it is served.
-    pub(crate) protocol_version: Option<String>,
+    /// handshake), and the revision that decides how it is served. rmcp's own type: a version
+    /// it knows is a `&'static str`, so reading it allocates nothing.
+    pub(crate) protocol_version: Option<ProtocolVersion>,
     pub(crate) revision: Revision,
     /// The client's capabilities (the request's own `_meta`, else the session's).
     pub(crate) client_capabilities: Option<ClientCapabilities>,
@@ -39,8 +40,8 @@ impl Request {
     /// Reads what `context` says; its `_meta` is moved out (never copied), so that a waiting
     /// call holds it once. Everything read from `_meta` is read before it moves.
     pub(crate) fn read(context: &mut RequestContext<RoleServer>) -> Request {
-        let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
-        let revision = Revision::of(protocol_version.as_deref());
+        let protocol_version = context.protocol_version();
+        let revision = Revision::of(protocol_version.as_ref().map(ProtocolVersion::as_str));
         let client_capabilities = context.client_capabilities();
         let log_level = context.meta.log_level().map(level_of);
         let caller = verified_caller(context);
@@ -57,6 +58,11 @@ impl Request {
         }
     }
 
+    /// The protocol version the request speaks, if it says.
+    pub(crate) fn protocol_version(&self) -> Option<&str> {
+        self.protocol_version.as_ref().map(ProtocolVersion::as_str)
+    }
+
     /// Whether the client declared the tasks extension (in the session's capabilities or the
     /// request's own `_meta`).
     pub(crate) fn declares_tasks(&self) -> bool {
@@ -70,7 +76,7 @@ impl Request {
         RequestInfo {
             id: serde_json::to_value(&self.id).ok(),
             meta,
-            protocol_version: self.protocol_version.clone(),
+            protocol_version: self.protocol_version().map(str::to_owned),
             client_capabilities: self.client_capabilities.as_ref().and_then(|c| {
                 match serde_json::to_value(c) {
                     Ok(Value::Object(map)) => Some(map),

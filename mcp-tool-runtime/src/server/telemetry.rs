@@ -72,8 +72,8 @@ impl CallSpan {
             mcp.tool.duration_ms = Empty,
         );
         if !span.is_disabled() {
-            if let Some(version) = &request.protocol_version {
-                span.record("mcp.protocol.version", version.as_str());
+            if let Some(version) = request.protocol_version() {
+                span.record("mcp.protocol.version", version);
             }
             if let Some(subject) = request.caller.as_deref().and_then(Caller::subject) {
                 span.record("enduser.id", subject);
