@@ -177,7 +177,7 @@ impl Recording {
 
     /// A context that records into this recording.
     pub fn context(&self) -> ToolContext {
-        ToolContext::new(Box::new(self.clone()))
+        ToolContext::new(self.clone())
     }
 
     /// Cancels the call, as a client's `notifications/cancelled` would.

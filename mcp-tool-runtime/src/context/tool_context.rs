@@ -19,12 +19,14 @@ use super::elicit::{elicitation_schema, parse_elicitation};
 use super::level::LogLevel;
 use crate::auth::Caller;
 
-struct Shared {
+/// What the clones of one call's context share: one allocation with the channel in it (the
+/// channel is the unsized last field, not a box of its own).
+struct Shared<C: ?Sized = dyn Channel> {
     /// Read from the channel on first use: a tool that never asks costs nothing.
     request: OnceLock<RequestInfo>,
-    channel: Box<dyn Channel>,
     /// Set once the call's result exists: progress after it is not sent.
     finished: AtomicBool,
+    channel: C,
 }
 
 /// The call context a tool takes as a parameter: progress, cancellation, logging, client
@@ -126,17 +128,16 @@ impl ToolContext {
     /// ```
     pub fn detached() -> Self {
         // Detached contexts send nothing, so one can serve every call: no allocation per call.
-        static DETACHED: LazyLock<ToolContext> =
-            LazyLock::new(|| ToolContext::new(Box::new(Detached)));
+        static DETACHED: LazyLock<ToolContext> = LazyLock::new(|| ToolContext::new(Detached));
         DETACHED.clone()
     }
 
-    pub(crate) fn new(channel: Box<dyn Channel>) -> Self {
+    pub(crate) fn new(channel: impl Channel + 'static) -> Self {
         ToolContext {
             shared: Arc::new(Shared {
                 request: OnceLock::new(),
-                channel,
                 finished: AtomicBool::new(false),
+                channel,
             }),
         }
     }

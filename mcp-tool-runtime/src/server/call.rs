@@ -256,9 +256,16 @@ async fn escalating(
     let limits = shared.limits();
     let owner = request.key.clone();
     let info = request.info(request.meta.clone());
-    let live = open(shared, &name, &arguments, request, context, input)?;
+    // Taken apart at once: the channel moves into the context before the first await, so this
+    // future holds no room for it.
+    let Opened {
+        shared,
+        channel,
+        input,
+        cancelled,
+    } = open(shared, &name, &arguments, request, context, input)?;
     let escalation = Escalation::new();
-    let tool_context = escalation.context(live.channel);
+    let tool_context = escalation.context(Box::new(channel));
     let (answer_tx, answered) = tokio::sync::oneshot::channel();
     let body = tokio::spawn({
         let (escalation, tool_context, tool) =
@@ -269,8 +276,6 @@ async fn escalating(
         }
     });
     let mut stop = StopUnlessTask(Some(body.abort_handle()));
-    let shared = live.shared;
-    let input = live.input;
     let ended = std::pin::pin!(async {
         let missing = input.as_ref().map(|(input, _)| &**input);
         tokio::select! {
@@ -291,15 +296,16 @@ async fn escalating(
             }
         }
     });
-    race(ended, &tool_context, shared, &name, &input, &live.cancelled).await
+    race(ended, &tool_context, shared, &name, &input, &cancelled).await
 }
 
 /// What an ordinary or escalating call (or a prompt's get, a resource's read) talks to the
 /// client through, opened from its request.
 pub(crate) struct Opened<'a> {
     pub(crate) shared: &'a Arc<Shared>,
-    /// Boxed where it is made: the call's future holds a pointer, not the channel.
-    pub(crate) channel: Box<Live>,
+    /// Moved into the call's context (one allocation with it) before the call's future
+    /// begins; no future holds it.
+    pub(crate) channel: Live,
     /// At 2026-07-28: the call's input (answers it may use, questions it asks) and what a
     /// `requestState` of it is bound to.
     pub(crate) input: Option<(Arc<Input>, Option<Binding>)>,
@@ -339,12 +345,12 @@ pub(crate) fn open<'a>(
         false => None,
     };
     let cancelled = context.ct.clone();
-    let channel = Box::new(Live::new(
+    let channel = Live::new(
         context,
         request,
         shared.clone(),
         input.as_ref().map(|(input, _)| input.clone()),
-    ));
+    );
     Ok(Opened {
         shared,
         channel,

@@ -17,7 +17,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Map, Value};
 
-use super::call::{open, race};
+use super::call::{Opened, open, race};
 use super::request::Request;
 use super::shared::{CacheHints, Shared};
 use crate::context::ToolContext;
@@ -147,18 +147,17 @@ where
             .quotas
             .acquire_call(&context.peer, request.caller.as_deref(), &shared.limits())?;
     let toolbox = shared.snapshot().toolbox.clone();
-    let live = open(shared, bound_to, arguments, request, context, input)?;
-    let tool_context = ToolContext::new(live.channel);
-    let ended = std::pin::pin!(body(toolbox, tool_context.clone()));
-    race(
-        ended,
-        &tool_context,
+    // Taken apart at once: the channel moves into the context, and this future holds no room
+    // for it.
+    let Opened {
         shared,
-        bound_to,
-        &live.input,
-        &live.cancelled,
-    )
-    .await
+        channel,
+        input,
+        cancelled,
+    } = open(shared, bound_to, arguments, request, context, input)?;
+    let tool_context = ToolContext::new(channel);
+    let ended = std::pin::pin!(body(toolbox, tool_context.clone()));
+    race(ended, &tool_context, shared, bound_to, &input, &cancelled).await
 }
 
 pub(crate) async fn get_prompt(

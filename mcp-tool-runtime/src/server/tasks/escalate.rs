@@ -56,10 +56,10 @@ impl Escalation {
     /// The context of the call: its channel reaches the client until the call is a task, then
     /// the task.
     pub(crate) fn context(&self, live: Box<dyn Channel>) -> ToolContext {
-        ToolContext::new(Box::new(Escalating {
+        ToolContext::new(Escalating {
             live,
             escalation: self.clone(),
-        }))
+        })
     }
 
     /// Runs the tool's `call` to its end: sends its outcome to `answer` if it ends as an ordinary

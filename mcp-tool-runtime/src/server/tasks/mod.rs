@@ -151,7 +151,7 @@ impl Tasks {
     {
         let (channel, task) = self.create(limits, refused, info, caller).await?;
         let (ttl, max_result_bytes) = (limits.task_ttl, limits.max_task_result_bytes);
-        let tool_context = ToolContext::new(Box::new(channel.clone()));
+        let tool_context = ToolContext::new(channel.clone());
         let call = call(tool_context.clone());
         tokio::spawn(settle(channel, tool_context, call, ttl, max_result_bytes));
         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))

@@ -12,25 +12,27 @@ use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
 
-/// A reply body that runs `on_abandon` if it is dropped before its last frame.
-pub(crate) struct Watched {
+/// A reply body that runs `on_abandon` if it is dropped before its last frame. The closure is
+/// held in place, not boxed: the body is boxed once, as a response's body is.
+pub(crate) struct Watched<F: FnOnce()> {
     inner: BoxBody<Bytes, Infallible>,
-    on_abandon: Option<Box<dyn FnOnce() + Send + Sync>>,
+    on_abandon: Option<F>,
 }
 
-impl Watched {
-    pub(crate) fn new(
-        inner: BoxBody<Bytes, Infallible>,
-        on_abandon: impl FnOnce() + Send + Sync + 'static,
-    ) -> Watched {
+// Nothing of `on_abandon` is ever pinned: it is only taken out and called, by value, when the
+// body is dropped. (`inner` is a boxed body, `Unpin` itself.)
+impl<F: FnOnce()> Unpin for Watched<F> {}
+
+impl<F: FnOnce()> Watched<F> {
+    pub(crate) fn new(inner: BoxBody<Bytes, Infallible>, on_abandon: F) -> Watched<F> {
         Watched {
             inner,
-            on_abandon: Some(Box::new(on_abandon)),
+            on_abandon: Some(on_abandon),
         }
     }
 }
 
-impl Body for Watched {
+impl<F: FnOnce()> Body for Watched<F> {
     type Data = Bytes;
     type Error = Infallible;
 
@@ -55,7 +57,7 @@ impl Body for Watched {
     }
 }
 
-impl Drop for Watched {
+impl<F: FnOnce()> Drop for Watched<F> {
     fn drop(&mut self) {
         if let Some(on_abandon) = self.on_abandon.take() {
             on_abandon();
