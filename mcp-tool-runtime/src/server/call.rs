@@ -265,7 +265,7 @@ async fn escalating(
         cancelled,
     } = open(shared, &name, &arguments, request, context, input)?;
     let escalation = Escalation::new();
-    let tool_context = escalation.context(Box::new(channel));
+    let tool_context = escalation.context(channel);
     let (answer_tx, answered) = tokio::sync::oneshot::channel();
     let body = tokio::spawn({
         let (escalation, tool_context, tool) =

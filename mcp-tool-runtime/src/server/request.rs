@@ -40,7 +40,8 @@ impl Request {
     /// Reads what `context` says; its `_meta` is moved out (never copied), so that a waiting
     /// call holds it once. Everything read from `_meta` is read before it moves.
     pub(crate) fn read(context: &mut RequestContext<RoleServer>) -> Request {
-        let protocol_version = context.protocol_version();
+        let protocol_version =
+            stated_version(&context.meta.0.0).or_else(|| context.protocol_version());
         let revision = Revision::of(protocol_version.as_ref().map(ProtocolVersion::as_str));
         let client_capabilities = context.client_capabilities();
         let log_level = context.meta.log_level().map(level_of);
@@ -86,6 +87,21 @@ impl Request {
             caller: self.caller.clone(),
         }
     }
+}
+
+/// The `_meta` key a 2026-07-28 request states its protocol version under.
+const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The protocol version a request's own `_meta` states, when it is one rmcp knows: matched in
+/// place, where rmcp's `RequestContext::protocol_version` decodes it into a `String` first. Any
+/// other case (no version, one rmcp does not know, not a string) is left to rmcp, which also
+/// falls back to the session's handshake.
+fn stated_version(meta: &Map<String, Value>) -> Option<ProtocolVersion> {
+    let stated = meta.get(PROTOCOL_VERSION_KEY)?.as_str()?;
+    ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .find(|known| known.as_str() == stated)
+        .cloned()
 }
 
 /// Who is calling, as the bytes that bind a `requestState` and own a task: the verified
@@ -226,6 +242,38 @@ mod tests {
         assert_eq!(
             key("https://a.example", "alice", "x"),
             key("https://a.example", "alice", "x")
+        );
+    }
+
+    #[test]
+    fn a_known_version_stated_in_meta_is_read_and_anything_else_left_to_rmcp() {
+        let meta = |version: Value| {
+            let mut meta = Map::new();
+            meta.insert(PROTOCOL_VERSION_KEY.to_owned(), version);
+            meta
+        };
+        assert_eq!(
+            stated_version(&meta(json!("2026-07-28"))),
+            Some(ProtocolVersion::V_2026_07_28)
+        );
+        assert_eq!(
+            stated_version(&meta(json!("2025-11-25"))),
+            Some(ProtocolVersion::V_2025_11_25)
+        );
+        // rmcp reads these (an unknown version as its own string; the handshake's otherwise).
+        assert_eq!(stated_version(&meta(json!("2099-01-01"))), None);
+        assert_eq!(stated_version(&meta(json!(20260728))), None);
+        assert_eq!(stated_version(&Map::new()), None);
+    }
+
+    /// The key is the one rmcp reads: a version rmcp sets in `_meta` is found.
+    #[test]
+    fn the_key_is_the_one_rmcp_writes() {
+        let mut meta = rmcp::model::RequestMetaObject::default();
+        meta.set_protocol_version(ProtocolVersion::V_2026_07_28);
+        assert_eq!(
+            stated_version(&meta.0.0),
+            Some(ProtocolVersion::V_2026_07_28)
         );
     }
 

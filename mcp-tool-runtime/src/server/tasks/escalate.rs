@@ -55,7 +55,7 @@ impl Escalation {
 
     /// The context of the call: its channel reaches the client until the call is a task, then
     /// the task.
-    pub(crate) fn context(&self, live: Box<dyn Channel>) -> ToolContext {
+    pub(crate) fn context(&self, live: impl Channel + 'static) -> ToolContext {
         ToolContext::new(Escalating {
             live,
             escalation: self.clone(),
@@ -98,9 +98,10 @@ impl Escalation {
     }
 }
 
-/// The channel of an escalating call.
-struct Escalating {
-    live: Box<dyn Channel>,
+/// The channel of an escalating call, around the live call's channel (held in place: the
+/// context is one allocation with both in it).
+struct Escalating<C> {
+    live: C,
     escalation: Escalation,
 }
 
@@ -114,7 +115,7 @@ macro_rules! route {
     };
 }
 
-impl Channel for Escalating {
+impl<C: Channel> Channel for Escalating<C> {
     fn request_info(&self) -> RequestInfo {
         self.live.request_info()
     }
