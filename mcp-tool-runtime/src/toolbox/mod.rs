@@ -94,7 +94,9 @@ pub struct Toolbox {
     /// Sorted by name: the `tools/list` order; from 2026-07-28 each `outputSchema` is the
     /// type's own.
     definitions: PerRevision<Vec<ToolDefinition>>,
-    tools: HashMap<String, Registered>,
+    /// Hashed with Fx: the keys are the names the server registered, so a caller's name can
+    /// only be looked up, never make the table's probes longer (it is looked up on every call).
+    tools: HashMap<String, Registered, rustc_hash::FxBuildHasher>,
     /// Run around every call, the first outermost.
     layers: Vec<Arc<dyn CallLayer>>,
     /// The prompts and resources.

@@ -57,8 +57,9 @@ pub struct BoundedSessions {
     max_sessions: usize,
     max_sessions_per_caller: usize,
     refused: AtomicU64,
-    /// Who opened each session.
-    owners: Mutex<HashMap<SessionId, Owner>>,
+    /// Who opened each session. Hashed with Fx: the keys are the ids the server made (random),
+    /// so no client chooses them; a client's id is only looked up (on every request).
+    owners: Mutex<HashMap<SessionId, Owner, rustc_hash::FxBuildHasher>>,
 }
 
 /// Who opened a session: the caller key's bytes (`None` for a caller with none), and whose
