@@ -44,13 +44,11 @@ const LINE: &[u8] = {
 };
 
 impl Pretty {
+    #[inline]
     fn line<W: ?Sized + std::io::Write>(&self, writer: &mut W) -> std::io::Result<()> {
         match LINE.get(..1 + 2 * self.level) {
             Some(line) => writer.write_all(line),
-            None => {
-                writer.write_all(b"\n")?;
-                (0..self.level).try_for_each(|_| writer.write_all(b"  "))
-            }
+            None => deep_line(writer, self.level),
         }
     }
 
@@ -86,6 +84,15 @@ impl Pretty {
         }
         self.line(writer)
     }
+}
+
+/// A line break deeper than [`LINE`] reaches (never, for a checked value): kept out of line, so
+/// that the writes of every string and number are inlined as they are for the compact form.
+#[cold]
+#[inline(never)]
+fn deep_line<W: ?Sized + std::io::Write>(writer: &mut W, level: usize) -> std::io::Result<()> {
+    writer.write_all(b"\n")?;
+    (0..level).try_for_each(|_| writer.write_all(b"  "))
 }
 
 impl serde_json::ser::Formatter for Pretty {
