@@ -211,9 +211,10 @@ async fn as_task(call: Call<'_>) -> Result<CallToolResponse, ErrorData> {
         name,
         arguments,
         mut request,
-        ..
+        context,
     } = call;
     let limits = shared.limits();
+    let owner = request.key(&context);
     let meta = std::mem::take(&mut request.meta);
     let info = request.info(meta);
     shared
@@ -222,7 +223,7 @@ async fn as_task(call: Call<'_>) -> Result<CallToolResponse, ErrorData> {
             &limits,
             &shared.quotas.refused,
             info,
-            request.key.as_ref(),
+            owner.as_ref(),
             move |context| async move { toolbox.call_tool_with(&name, arguments, context).await },
         )
         .await
@@ -254,7 +255,7 @@ async fn escalating(
         context,
     } = call;
     let limits = shared.limits();
-    let owner = request.key.clone();
+    let owner = request.key(&context);
     let info = request.info(request.meta.clone());
     // Taken apart at once: the channel moves into the context before the first await, so this
     // future holds no room for it.
@@ -338,7 +339,7 @@ pub(crate) fn open<'a>(
             // the call's questions go out with: a call that brings none and whose client can
             // be asked nothing needs none (7,000 instructions of a 263,000-instruction call).
             let binding = (state.is_some() || may_be_asked(&request))
-                .then(|| Binding::new(name, arguments, request.key.as_ref()));
+                .then(|| Binding::new(name, arguments, request.key(&context).as_ref()));
             let input = Arc::new(shared.seal.open(binding.as_ref(), responses, state)?);
             Some((input, binding))
         }

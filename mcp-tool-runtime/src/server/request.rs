@@ -1,8 +1,8 @@
 //! One reading of a request: what a served request says about itself (its id, protocol
-//! revision, the verified caller, the [`CallerKey`] binding state and tasks to that caller, the
-//! client's capabilities, and its `_meta`), read once where the request enters and handed to
-//! the span, the call context's channel, the tasks and the seal, none of which reads the
-//! request again.
+//! revision, the verified caller, the client's capabilities, and its `_meta`), read once where
+//! the request enters and handed to the span, the call context's channel, the tasks and the
+//! seal, none of which reads the request again; and the [`CallerKey`] binding state and tasks to
+//! that caller, made only for a call that binds or owns something.
 
 use std::sync::Arc;
 
@@ -30,8 +30,6 @@ pub(crate) struct Request {
     pub(crate) log_level: Option<LogLevel>,
     /// The caller an authorizing HTTP layer verified for this request, if any.
     pub(crate) caller: Option<Arc<Caller>>,
-    /// The key binding sealed state and tasks to whoever is calling.
-    pub(crate) key: Option<CallerKey>,
     /// The request's `_meta`, moved out of its context.
     pub(crate) meta: Map<String, Value>,
 }
@@ -46,7 +44,6 @@ impl Request {
         let client_capabilities = context.client_capabilities();
         let log_level = context.meta.log_level().map(level_of);
         let caller = verified_caller(context);
-        let key = CallerKey::of(context, caller.as_deref());
         Request {
             id: context.id.clone(),
             protocol_version,
@@ -54,9 +51,14 @@ impl Request {
             client_capabilities,
             log_level,
             caller,
-            key,
             meta: std::mem::take(&mut context.meta.0.0),
         }
+    }
+
+    /// The key binding sealed state and tasks to whoever sent this request, whose `context` it
+    /// is: made when a call seals or verifies a state or owns a task, not for every call.
+    pub(crate) fn key(&self, context: &RequestContext<RoleServer>) -> Option<CallerKey> {
+        CallerKey::of(context, self.caller.as_deref())
     }
 
     /// The protocol version the request speaks, if it says.
