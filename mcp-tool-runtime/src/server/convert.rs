@@ -115,14 +115,18 @@ pub fn to_rmcp_result(result: ToolResult) -> CallToolResult {
         is_error,
         meta,
     } = result;
-    let content = match content.into_iter().map(to_rmcp_block).collect() {
-        Ok(content) => content,
-        Err(e) => {
-            return CallToolResult::error(vec![ContentBlock::text(format!(
-                "the tool's result could not be sent: {e}"
-            ))]);
+    let mut blocks = Vec::with_capacity(content.len());
+    for block in content {
+        match to_rmcp_block(block) {
+            Ok(block) => blocks.push(block),
+            Err(e) => {
+                return CallToolResult::error(vec![ContentBlock::text(format!(
+                    "the tool's result could not be sent: {e}"
+                ))]);
+            }
         }
-    };
+    }
+    let content = blocks;
     let mut converted = CallToolResult::success(content);
     converted.structured_content = structured_content;
     converted.is_error = is_error.then_some(true);
