@@ -126,8 +126,7 @@ pub fn to_rmcp_result(result: ToolResult) -> CallToolResult {
             }
         }
     }
-    let content = blocks;
-    let mut converted = CallToolResult::success(content);
+    let mut converted = CallToolResult::success(blocks);
     converted.structured_content = structured_content;
     converted.is_error = is_error.then_some(true);
     converted.meta = (!meta.is_empty()).then_some(MetaObject(meta));
