@@ -189,179 +189,152 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         // The clone that was made ready answers this call; a fresh clone waits for the next.
         let ready = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, ready);
-        let limit = self.max_body_bytes;
-        let max_elements = self.max_elements;
-        let body_timeout = self.body_timeout;
-        let sessions = self.sessions.clone();
-        let inflight = self.inflight.clone();
-        let refused = self.refused.clone();
-        Box::pin(async move {
-            let (parts, body) = request.into_parts();
-            // A session belongs to the caller who opened it: anyone else is told it does not
-            // exist, whatever the method.
-            let owner = sessions
-                .as_ref()
-                .and_then(|_| crate::server::CallerKey::of_parts(&parts));
-            // Whose share of sessions a new one counts against: a verified caller's. Without
-            // one, nothing tells callers apart (the session is all the identity there is), and
-            // the server's bound alone holds.
-            let share = sessions
-                .as_ref()
-                .and_then(|_| {
-                    crate::server::Holder::of(
-                        parts
-                            .extensions
-                            .get::<Arc<crate::auth::Caller>>()
-                            .map(|c| &**c),
-                        false,
-                    )
-                })
-                .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
-            let session_header = parts.headers.get(&SESSION_ID);
-            let has_session_header = session_header.is_some();
-            // Read in place, not copied: once the request moves on to rmcp, only whether it
-            // came on a session is needed.
-            let session = session_header.and_then(|v| v.to_str().ok());
-            if let (Some(sessions), Some(id)) = (&sessions, session)
-                && !sessions.admits(id, owner.as_ref().map(|k| k.as_bytes()))
-            {
-                return Ok(session_not_found());
-            }
-            let on_session = session.is_some();
-            if parts.method != Method::POST {
-                let ends_session = parts.method == Method::DELETE;
-                let empty = Request::from_parts(parts, Full::new(Bytes::new()));
-                let mut response = inner.call(empty).await?;
-                // rmcp answers a session's end with 202 Accepted; the official SDKs' servers
-                // answer 200, and the Python SDK's client (what LangChain, smolagents and
-                // LlamaIndex run) logs "Session termination failed: 202" for anything but 200
-                // or 204. The session has ended by then: say so.
-                if ends_session && response.status() == StatusCode::ACCEPTED {
-                    *response.status_mut() = StatusCode::OK;
-                }
-                return Ok(response);
-            }
+        let inner = std::mem::replace(&mut self.inner, ready);
+        // What can be decided before the body arrives is decided here rather than in the
+        // future, and the future holds only what it needs across its waits: it is allocated
+        // for every request, and kept within glibc's per-thread cache (1,032 bytes) it costs
+        // none of them a trip to the allocator's bins (at 1,536 bytes, that was 14% of the CPU
+        // of a 2025 call).
+        let (parts, body) = request.into_parts();
+        let opener = match self.opener(&parts) {
+            Ok(opener) => opener,
+            Err(response) => return Box::pin(std::future::ready(Ok(*response))),
+        };
+        if parts.method != Method::POST {
+            return Box::pin(not_post(inner, parts));
+        }
+        Box::pin(self.settings().post(inner, parts, body, opener))
+    }
+}
+
+/// What the guard knows of a request's sender before its body arrives, as sessions need it.
+struct Opener {
+    /// Whom a session it opens belongs to: anyone else is told it does not exist.
+    owner: Option<crate::server::CallerKey>,
+    /// Whose share of sessions a new one counts against.
+    share: Option<crate::server::Holder>,
+    /// Whether it names a session (`Mcp-Session-Id`), readable or not.
+    has_session_header: bool,
+    /// Whether it came on a session it names.
+    on_session: bool,
+}
+
+impl<S> HttpGuard<S> {
+    /// The sender of the request `parts`, or the reply when the session it names is not its own.
+    fn opener(&self, parts: &http::request::Parts) -> Result<Opener, Box<HttpResponse>> {
+        let sessions = self.sessions.as_ref();
+        // A session belongs to the caller who opened it: anyone else is told it does not
+        // exist, whatever the method.
+        let owner = sessions.and_then(|_| crate::server::CallerKey::of_parts(parts));
+        // Whose share of sessions a new one counts against: a verified caller's. Without
+        // one, nothing tells callers apart (the session is all the identity there is), and
+        // the server's bound alone holds.
+        let share = sessions
+            .and_then(|_| {
+                crate::server::Holder::of(
+                    parts
+                        .extensions
+                        .get::<Arc<crate::auth::Caller>>()
+                        .map(|c| &**c),
+                    false,
+                )
+            })
+            .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
+        let session_header = parts.headers.get(&SESSION_ID);
+        // Read in place, not copied: once the request moves on to rmcp, only whether it came
+        // on a session is needed.
+        let session = session_header.and_then(|v| v.to_str().ok());
+        if let (Some(sessions), Some(id)) = (sessions, session)
+            && !sessions.admits(id, owner.as_ref().map(|k| k.as_bytes()))
+        {
+            return Err(Box::new(session_not_found()));
+        }
+        Ok(Opener {
+            owner,
+            share,
+            has_session_header: session_header.is_some(),
+            on_session: session.is_some(),
+        })
+    }
+
+    /// This guard's settings and counters, without the service it guards.
+    fn settings(&self) -> HttpGuard<()> {
+        HttpGuard {
+            inner: (),
+            max_body_bytes: self.max_body_bytes,
+            max_elements: self.max_elements,
+            body_timeout: self.body_timeout,
+            sessions: self.sessions.clone(),
+            inflight: self.inflight.clone(),
+            refused: self.refused.clone(),
+        }
+    }
+}
+
+/// A request other than a POST (a stream's GET, a session's DELETE), passed on without a body.
+async fn not_post<S>(mut inner: S, parts: http::request::Parts) -> Result<HttpResponse, Infallible>
+where
+    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+{
+    let ends_session = parts.method == Method::DELETE;
+    let empty = Request::from_parts(parts, Full::new(Bytes::new()));
+    let mut response = inner.call(empty).await?;
+    // rmcp answers a session's end with 202 Accepted; the official SDKs' servers answer 200,
+    // and the Python SDK's client (what LangChain, smolagents and LlamaIndex run) logs
+    // "Session termination failed: 202" for anything but 200 or 204. The session has ended by
+    // then: say so.
+    if ends_session && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    Ok(response)
+}
+
+impl HttpGuard<()> {
+    /// A POST from `opener`: its body read within the limits, screened, and passed to `inner`.
+    ///
+    /// Not an `async fn`: one stores each argument twice (as given, and as its local), an
+    /// `async` block once.
+    #[expect(
+        clippy::manual_async_fn,
+        reason = "an async fn would store each argument twice in the future"
+    )]
+    fn post<S, B>(
+        self,
+        mut inner: S,
+        parts: http::request::Parts,
+        body: B,
+        opener: Opener,
+    ) -> impl Future<Output = Result<HttpResponse, Infallible>>
+    where
+        S: tower_service::Service<
+                Request<Full<Bytes>>,
+                Response = HttpResponse,
+                Error = Infallible,
+            > + Send
+            + 'static,
+        S::Future: Send,
+        B: http_body::Body,
+    {
+        async move {
             // The body's bytes count against its sender's share until its response begins.
-            let mut reserved = inflight.reserve(Sender::of(&parts));
-            let read =
-                tokio::time::timeout(body_timeout, read_body(body, limit, Some(&mut reserved)))
-                    .await;
-            let body = match read.unwrap_or(Body::TimedOut) {
-                Body::Complete(bytes) => bytes,
-                Body::TimedOut => {
-                    refused.count(Refusal::BodyTimeout);
-                    let reply = TxJsonRpcMessage::<RoleServer>::error(
-                        ErrorData::invalid_request(
-                            format!(
-                                "the request body did not arrive within this server's limit of {body_timeout:?}"
-                            ),
-                            None,
-                        ),
-                        None,
-                    );
-                    let mut response = json_rpc_response(&reply, StatusCode::REQUEST_TIMEOUT);
-                    response.headers_mut().insert(
-                        header::CONNECTION,
-                        header::HeaderValue::from_static("close"),
-                    );
-                    return Ok(response);
-                }
-                Body::TooLarge(prefix) => {
-                    refused.count(Refusal::BodyBytes);
-                    let reply = TxJsonRpcMessage::<RoleServer>::error(
-                        ErrorData::invalid_request(
-                            format!(
-                                "the request body is larger than this server's limit of {limit} bytes"
-                            ),
-                            None,
-                        ),
-                        find_id(&prefix),
-                    );
-                    return Ok(json_rpc_response(&reply, StatusCode::PAYLOAD_TOO_LARGE));
-                }
-                Body::OverBudget(prefix, over) => {
-                    refused.count(match over {
-                        OverBudget::Sender(_) => Refusal::BodyBytesPerSender,
-                        OverBudget::Server(_) => Refusal::BodyBytesInFlight,
-                    });
-                    let (limit, value, what) = match over {
-                        OverBudget::Sender(share) => (
-                            "max_body_bytes_per_sender",
-                            share,
-                            format!(
-                                "this client's requests already hold {share} bytes of request bodies being read or served (the server's max_body_bytes_per_sender); try again when one is answered"
-                            ),
-                        ),
-                        OverBudget::Server(total) => (
-                            "max_body_bytes_in_flight",
-                            total,
-                            format!(
-                                "the server already holds {total} bytes of request bodies (its max_body_bytes_in_flight); try again shortly"
-                            ),
-                        ),
-                    };
-                    let reply = TxJsonRpcMessage::<RoleServer>::error(
-                        reached(limit, value, what),
-                        find_id(&prefix),
-                    );
-                    let mut response = json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE);
-                    response
-                        .headers_mut()
-                        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
-                    return Ok(response);
-                }
-                Body::Failed => {
-                    return Ok(Response::builder()
-                        .status(StatusCode::BAD_REQUEST)
-                        .body(
-                            Full::new(Bytes::from_static(b"the request body could not be read"))
-                                .boxed(),
-                        )
-                        .expect("a valid response"));
-                }
+            let mut reserved = self.inflight.reserve(Sender::of(&parts));
+            let read = tokio::time::timeout(
+                self.body_timeout,
+                read_body(body, self.max_body_bytes, Some(&mut reserved)),
+            )
+            .await;
+            let body = match self.whole(read.unwrap_or(Body::TimedOut)) {
+                Ok(body) => body,
+                Err(refusal) => return Ok(*refusal),
             };
-            // What the guard acts on: the tool a `tools/call` names, for a layer in front (the
-            // resource server's scope check); whether the message is an `initialize`, where
-            // sessions are bounded. Only then is the message outlined (a skim, or a count that
-            // says why it cannot be read); otherwise it is only held to its element budget, and
-            // rmcp alone parses it (a second parse here was a sixth of a call, the skim a
-            // fiftieth).
-            let gate = parts.extensions.get::<Gate>().cloned();
-            let may_open_session =
-                sessions.is_some() && !has_session_header && may_name(&body, &INITIALIZE);
-            let outline = if gate.is_some() || may_open_session {
-                outline_or_reply(&body, max_elements)
-            } else {
-                match budget::check(&body, max_elements) {
-                    Err(unread) => unread_reply(&body, unread, max_elements)
-                        .map_or(Ok(Outline::default()), Err),
-                    Ok(()) => Ok(Outline::default()),
-                }
+            let initialize = match self.screen(&parts, &body, opener.has_session_header) {
+                Ok(initialize) => initialize,
+                Err(refusal) => return Ok(*refusal),
             };
-            let outline = match outline {
-                Ok(outline) => outline,
-                Err((reply, over_budget)) => {
-                    if over_budget {
-                        refused.count(Refusal::Elements);
-                    }
-                    return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
-                }
-            };
-            // A 2025 call (on a session) is cancelled if its client hangs up; which call it is
-            // is read only then.
-            let may_be_call = on_session && may_name(&body, &TOOLS_CALL);
-            // A layer in front (the resource server's scope check) may refuse the tool.
-            if let Some(Gate(gate)) = &gate
-                && let Some(tool) = outline.called_tool()
-                && let Some(refusal) = gate.refuse(&parts, tool)
-            {
-                return Ok(refusal);
-            }
-            if let Some(sessions) = &sessions
-                && !has_session_header
-                && let Some(id) = outline.initialize_id()
-                && let Some(refusal) = sessions.refuse_another_for(share.as_ref()).await
+            if let (Some(id), Some(sessions)) = (initialize, &self.sessions)
+                // Boxed: only an `initialize` waits here, and every request's future would
+                // otherwise hold room for it.
+                && let Some(refusal) = Box::pin(sessions.refuse_another_for(opener.share.as_ref())).await
             {
                 let (limit, value) = match refusal {
                     BoundedSessionsError::CallerFull(max) => ("max_sessions_per_caller", max),
@@ -369,49 +342,176 @@ where
                 };
                 let reply = TxJsonRpcMessage::<RoleServer>::error(
                     reached(limit, value, refusal.to_string()),
-                    Some(id.clone()),
+                    Some(id),
                 );
                 return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
             }
+            // A 2025 call (on a session) is cancelled if its client hangs up; which call it is is
+            // read only then.
+            let may_be_call = opener.on_session && may_name(&body, &TOOLS_CALL);
             let headers = may_be_call.then(|| Kept::of(&parts.headers));
-            let response = inner
+            let mut response = inner
                 .call(Request::from_parts(parts, Full::new(body.clone())))
                 .await?;
-            // rmcp could not read the message into its model, and answers a bare 415: the
-            // message is owed a JSON-RPC error with its id, which only a parse can word.
+            // rmcp could not read the message into its model, and answers a bare 415: the message
+            // is owed a JSON-RPC error with its id, which only a parse can word.
             if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
                 && let Err(Some(reply)) = parse(&body)
             {
                 return Ok(json_rpc_response(&reply, StatusCode::BAD_REQUEST));
             }
-            let response = match headers {
-                // The service that answered the call sends its cancellation, made ready again
-                // first: a clone made for it on every request was about 1% of a call.
-                Some(headers) if response.status() == StatusCode::OK => {
-                    let call = Abandoned {
-                        body,
-                        max_elements,
-                        headers,
-                    };
-                    cancel_if_abandoned(response, call, inner)
-                }
-                _ => response,
-            };
+            // The service that answered the call sends its cancellation, made ready again
+            // first: a clone made for it on every request was about 1% of a call.
+            if let Some(headers) = headers
+                && response.status() == StatusCode::OK
+            {
+                let call = Abandoned {
+                    body,
+                    max_elements: self.max_elements,
+                    headers,
+                };
+                response = cancel_if_abandoned(response, call, inner);
+            }
             // A new session: its owner is whoever opened it.
-            if let Some(sessions) = &sessions
-                && !on_session
+            if let Some(sessions) = &self.sessions
+                && !opener.on_session
                 && let Some(id) = response
                     .headers()
                     .get(&SESSION_ID)
                     .and_then(|v| v.to_str().ok())
             {
-                sessions
-                    .bind(id, owner.as_ref().map(|k| k.as_bytes()), share)
-                    .await;
+                // Boxed, as above: only a new session waits here.
+                Box::pin(sessions.bind(
+                    id,
+                    opener.owner.as_ref().map(|k| k.as_bytes()),
+                    opener.share,
+                ))
+                .await;
             }
             drop(reserved);
             Ok(response)
-        })
+        }
+    }
+
+    /// What the guard acts on in a body that arrived whole: the tool a `tools/call` names, for
+    /// a layer in front (the resource server's scope check); whether the message is an
+    /// `initialize` that would open a session, where sessions are bounded. The id of such an
+    /// `initialize`, or the reply refusing the message.
+    ///
+    /// Only when one of those is asked is the message outlined (a skim, or a count that says
+    /// why it cannot be read); otherwise it is only held to its element budget, and rmcp alone
+    /// parses it (a second parse here was a sixth of a call, the skim a fiftieth).
+    fn screen(
+        &self,
+        parts: &http::request::Parts,
+        body: &[u8],
+        has_session_header: bool,
+    ) -> Result<Option<RequestId>, Box<HttpResponse>> {
+        let gate = parts.extensions.get::<Gate>();
+        let opens_session = self.sessions.is_some() && !has_session_header;
+        let outline = if gate.is_some() || (opens_session && may_name(body, &INITIALIZE)) {
+            outline_or_reply(body, self.max_elements)
+        } else {
+            match budget::check(body, self.max_elements) {
+                Err(unread) => unread_reply(body, unread, self.max_elements)
+                    .map_or(Ok(Outline::default()), Err),
+                Ok(()) => Ok(Outline::default()),
+            }
+        };
+        let outline = match outline {
+            Ok(outline) => outline,
+            Err((reply, over_budget)) => {
+                if over_budget {
+                    self.refused.count(Refusal::Elements);
+                }
+                return Err(Box::new(json_rpc_response(&reply, StatusCode::BAD_REQUEST)));
+            }
+        };
+        // A layer in front (the resource server's scope check) may refuse the tool.
+        if let Some(Gate(gate)) = gate
+            && let Some(tool) = outline.called_tool()
+            && let Some(refusal) = gate.refuse(parts, tool)
+        {
+            return Err(Box::new(refusal));
+        }
+        Ok(opens_session
+            .then(|| outline.initialize_id().cloned())
+            .flatten())
+    }
+
+    /// The body `read`, if it arrived whole within the limits, or the reply refusing it.
+    fn whole(&self, read: Body) -> Result<Bytes, Box<HttpResponse>> {
+        let limit = self.max_body_bytes;
+        Err(Box::new(match read {
+            Body::Complete(bytes) => return Ok(bytes),
+            Body::TimedOut => {
+                self.refused.count(Refusal::BodyTimeout);
+                let reply = TxJsonRpcMessage::<RoleServer>::error(
+                    ErrorData::invalid_request(
+                        format!(
+                            "the request body did not arrive within this server's limit of {:?}",
+                            self.body_timeout
+                        ),
+                        None,
+                    ),
+                    None,
+                );
+                let mut response = json_rpc_response(&reply, StatusCode::REQUEST_TIMEOUT);
+                response.headers_mut().insert(
+                    header::CONNECTION,
+                    header::HeaderValue::from_static("close"),
+                );
+                response
+            }
+            Body::TooLarge(prefix) => {
+                self.refused.count(Refusal::BodyBytes);
+                let reply = TxJsonRpcMessage::<RoleServer>::error(
+                    ErrorData::invalid_request(
+                        format!(
+                            "the request body is larger than this server's limit of {limit} bytes"
+                        ),
+                        None,
+                    ),
+                    find_id(&prefix),
+                );
+                json_rpc_response(&reply, StatusCode::PAYLOAD_TOO_LARGE)
+            }
+            Body::OverBudget(prefix, over) => {
+                self.refused.count(match over {
+                    OverBudget::Sender(_) => Refusal::BodyBytesPerSender,
+                    OverBudget::Server(_) => Refusal::BodyBytesInFlight,
+                });
+                let (name, value, what) = match over {
+                    OverBudget::Sender(share) => (
+                        "max_body_bytes_per_sender",
+                        share,
+                        format!(
+                            "this client's requests already hold {share} bytes of request bodies being read or served (the server's max_body_bytes_per_sender); try again when one is answered"
+                        ),
+                    ),
+                    OverBudget::Server(total) => (
+                        "max_body_bytes_in_flight",
+                        total,
+                        format!(
+                            "the server already holds {total} bytes of request bodies (its max_body_bytes_in_flight); try again shortly"
+                        ),
+                    ),
+                };
+                let reply = TxJsonRpcMessage::<RoleServer>::error(
+                    reached(name, value, what),
+                    find_id(&prefix),
+                );
+                let mut response = json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE);
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+                response
+            }
+            Body::Failed => Response::builder()
+                .status(StatusCode::BAD_REQUEST)
+                .body(Full::new(Bytes::from_static(b"the request body could not be read")).boxed())
+                .expect("a valid response"),
+        }))
     }
 }
 
@@ -597,5 +697,57 @@ fn outline_of(message: &ClientJsonRpcMessage) -> Outline {
         id: Some(request.id.clone()),
         name,
         repeated: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest block glibc's allocator serves from its per-thread cache on 64-bit targets;
+    /// a larger one goes to its bins, which first merge the freed small blocks
+    /// (`malloc_consolidate`).
+    const TCACHE_MAX_BYTES: usize = 1032;
+
+    /// The bytes of the future `guard` boxes for a POST whose body is `body`.
+    fn post_future_bytes<S, B>(guard: &HttpGuard<S>, body: B) -> usize
+    where
+        S: tower_service::Service<
+                Request<Full<Bytes>>,
+                Response = HttpResponse,
+                Error = Infallible,
+            > + Clone
+            + Send
+            + 'static,
+        S::Future: Send,
+        B: http_body::Body,
+    {
+        let (parts, ()) = Request::post("/mcp").body(()).unwrap().into_parts();
+        let opener = guard.opener(&parts).ok().unwrap();
+        let future = guard
+            .settings()
+            .post(guard.inner.clone(), parts, body, opener);
+        std::mem::size_of_val(&future)
+    }
+
+    #[test]
+    fn every_requests_future_is_served_from_the_allocators_per_thread_cache() {
+        let server = crate::ToolboxServer::new(crate::Toolbox::new()).unwrap();
+        let sessions = Arc::new(BoundedSessions::new(10));
+        let rmcp = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            sessions.clone(),
+            rmcp::transport::StreamableHttpServerConfig::default(),
+        );
+        let guard = HttpGuard::rmcp(rmcp).sessions(sessions);
+        // An axum router's body (the serving guide's way), and a body held in place.
+        let in_router = post_future_bytes(&guard, axum::body::Body::empty());
+        let in_place = post_future_bytes(&guard, Full::new(Bytes::new()));
+        // It was 1,536 bytes when the future held the whole request, its parts and the
+        // session calls' futures: one trip to glibc's bins a request, 14% of a 2025 call's CPU.
+        assert!(
+            in_router <= TCACHE_MAX_BYTES && in_place <= TCACHE_MAX_BYTES,
+            "a request's future is {in_router} bytes (in a router) and {in_place} (body in place)"
+        );
     }
 }
