@@ -18,6 +18,12 @@
 //! `http sizes` prints the bytes of the future rmcp spawns for each request, ours and rmcp-once's,
 //! and of our handler futures that bound it.
 //!
+//! `http pinned [ROUNDS]` (and the end of every run) loads ours and rmcp-once with each server on
+//! the first CPU the bench may use (so one tokio worker) and `wrk` on the second, at 16
+//! connections, the two taking turns for ROUNDS rounds (7; one in `--quick`): unpinned, the load
+//! and the server share both cores, and the scheduler's spread hides a difference of 10% in CPU
+//! per request.
+//!
 //! Per point: requests/s, p50/p99/max latency (wrk's), the server's CPU-seconds per request
 //! (`/proc/PID/stat`), and per server its peak RSS (`VmHWM`). Instructions per call: the server
 //! run under `valgrind --tool=callgrind`, sent warm-up calls then 0 or N more on one keep-alive
@@ -268,7 +274,7 @@ struct Server {
 impl Server {
     fn start(kind: &str, under: Option<&std::path::Path>, replay: &[String]) -> Server {
         let me = std::env::current_exe().unwrap();
-        let mut command = match under {
+        let command = match under {
             Some(out) => {
                 let mut c = Command::new("valgrind");
                 c.arg("--tool=callgrind")
@@ -278,6 +284,17 @@ impl Server {
             }
             None => Command::new(&me),
         };
+        Server::spawn(kind, command, replay)
+    }
+
+    /// `kind` on the CPUs `cpus` (a `taskset` list): its runtime starts a worker for each.
+    fn start_on(kind: &str, cpus: &str) -> Server {
+        let mut command = on_cpus(cpus);
+        command.arg(std::env::current_exe().unwrap());
+        Server::spawn(kind, command, &[])
+    }
+
+    fn spawn(kind: &str, mut command: Command, replay: &[String]) -> Server {
         let mut child = command
             .arg("serve")
             .arg(kind)
@@ -308,6 +325,13 @@ impl Server {
         drop(self.child.stdin.take());
         let _ = self.child.wait();
     }
+}
+
+/// A command that runs what follows on the CPUs `cpus` (a `taskset` list).
+fn on_cpus(cpus: &str) -> Command {
+    let mut command = Command::new("taskset");
+    command.args(["-c", cpus]);
+    command
 }
 
 /// The CPU time a process has used, user and system, in seconds.
@@ -525,6 +549,19 @@ fn load(
     seconds: u64,
     dir: &std::path::Path,
 ) -> Point {
+    load_on(None, server, version, session, connections, seconds, dir)
+}
+
+/// A load point, `wrk` on the CPUs `cpus` (a `taskset` list), or on any.
+fn load_on(
+    cpus: Option<&str>,
+    server: &Server,
+    version: &str,
+    session: Option<&str>,
+    connections: usize,
+    seconds: u64,
+    dir: &std::path::Path,
+) -> Point {
     let (body, headers) = call_request(version, session, 1);
     let body_file = dir.join("body.json");
     std::fs::write(&body_file, body).unwrap();
@@ -532,7 +569,15 @@ fn load(
     std::fs::write(&script, SCRIPT).unwrap();
     let headers: String = headers.iter().map(|(n, v)| format!("{n}: {v}\n")).collect();
     let before = cpu_seconds(server.pid());
-    let out = Command::new("wrk")
+    let mut wrk = match cpus {
+        Some(cpus) => {
+            let mut command = on_cpus(cpus);
+            command.arg("wrk");
+            command
+        }
+        None => Command::new("wrk"),
+    };
+    let out = wrk
         .args(["-t", &connections.min(2).to_string()])
         .args(["-c", &connections.to_string()])
         .args(["-d", &format!("{seconds}s"), "--timeout", "10s", "-s"])
@@ -619,8 +664,105 @@ fn instructions(
     some.saturating_sub(none) / calls as u64
 }
 
+/// The CPUs this process may run on (`Cpus_allowed_list`: "0-1", "2,5-7").
+fn allowed_cpus() -> Vec<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let Some(list) = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+    else {
+        return Vec::new();
+    };
+    let mut cpus = Vec::new();
+    for part in list.trim().split(',') {
+        let mut ends = part.split('-').map(|n| n.parse::<usize>());
+        match (ends.next(), ends.next()) {
+            (Some(Ok(first)), Some(Ok(last))) => cpus.extend(first..=last),
+            (Some(Ok(only)), None) => cpus.push(only),
+            _ => {}
+        }
+    }
+    cpus
+}
+
+/// Ours and rmcp-once, each on the first CPU this process may use with `wrk` on the second, at 16 connections and
+/// both protocols: `rounds` rounds of `seconds`, the two taking turns (the first of each pair
+/// alternating), each reported by its median requests/s and median CPU per request.
+fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
+    const CONNECTIONS: usize = 16;
+    const PINNED: [&str; 2] = ["ours", "rmcp-once"];
+    let [server_cpu, load_cpu, ..] = allowed_cpus()[..] else {
+        println!("## Pinned\n\n(skipped: this process may run on one CPU only)\n");
+        return;
+    };
+    let (server_cpu, load_cpu) = (server_cpu.to_string(), load_cpu.to_string());
+    println!(
+        "## Pinned: each server on CPU {server_cpu} (one worker), wrk on CPU {load_cpu}, \
+         {CONNECTIONS} connections, {rounds} alternating rounds of {seconds} s, medians\n"
+    );
+    println!(
+        "| version | server | requests/s | CPU µs/request | x rmcp-once requests/s | x rmcp-once CPU |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for version in VERSIONS {
+        let mut rps = [Vec::new(), Vec::new()];
+        let mut cpu = [Vec::new(), Vec::new()];
+        for round in 0..rounds {
+            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+            for at in order {
+                let server = Server::start_on(PINNED[at], &server_cpu);
+                let session = (version != "2026-07-28").then(|| open_session(server.port));
+                let load = || {
+                    load_on(
+                        Some(&load_cpu),
+                        &server,
+                        version,
+                        session.as_deref(),
+                        CONNECTIONS,
+                        seconds,
+                        dir,
+                    )
+                };
+                // A first round warms the server (its allocator, its session); the second counts.
+                load();
+                let point = load();
+                server.stop();
+                rps[at].push(point.rps);
+                cpu[at].push(point.cpu_us_per_request);
+            }
+        }
+        let middle = |values: &mut Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        let rps = rps.each_mut().map(middle);
+        let cpu = cpu.each_mut().map(middle);
+        for at in 0..2 {
+            println!(
+                "| {version} | {} | {:.0} | {:.1} | {:.3}x | {:.3}x |",
+                PINNED[at],
+                rps[at],
+                cpu[at],
+                rps[at] / rps[1],
+                cpu[at] / cpu[1]
+            );
+        }
+    }
+    println!();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("pinned") {
+        let rounds = args
+            .get(1)
+            .map_or(7, |r| r.parse().expect("a number of rounds"));
+        let dir = std::env::temp_dir().join(format!("mcp-http-pinned-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        pinned(rounds, 3, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
     if args.first().map(String::as_str) == Some("serve") {
         let replay = match args.get(2..4) {
             Some([content_type, file]) => {
@@ -741,5 +883,6 @@ fn main() {
         }
         println!();
     }
+    pinned(if quick { 1 } else { 7 }, seconds, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
