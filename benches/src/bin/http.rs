@@ -541,17 +541,6 @@ fn median(mut rounds: Vec<Point>) -> Point {
     rounds.swap_remove(rounds.len() / 2)
 }
 
-fn load(
-    server: &Server,
-    version: &str,
-    session: Option<&str>,
-    connections: usize,
-    seconds: u64,
-    dir: &std::path::Path,
-) -> Point {
-    load_on(None, server, version, session, connections, seconds, dir)
-}
-
 /// A load point, `wrk` on the CPUs `cpus` (a `taskset` list), or on any.
 fn load_on(
     cpus: Option<&str>,
@@ -822,7 +811,8 @@ fn main() {
         for (at, connections) in CONNECTIONS.into_iter().enumerate() {
             for _ in 0..rounds {
                 for ((_, server, session), points) in servers.iter().zip(&mut points) {
-                    let point = load(
+                    let point = load_on(
+                        None,
                         server,
                         version,
                         session.as_deref(),

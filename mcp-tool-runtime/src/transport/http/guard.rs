@@ -710,18 +710,10 @@ mod tests {
     const TCACHE_MAX_BYTES: usize = 1032;
 
     /// The bytes of the future `guard` boxes for a POST whose body is `body`.
-    fn post_future_bytes<S, B>(guard: &HttpGuard<S>, body: B) -> usize
-    where
-        S: tower_service::Service<
-                Request<Full<Bytes>>,
-                Response = HttpResponse,
-                Error = Infallible,
-            > + Clone
-            + Send
-            + 'static,
-        S::Future: Send,
-        B: http_body::Body,
-    {
+    fn post_future_bytes<B: http_body::Body>(
+        guard: &HttpGuard<SharedRmcp<crate::ToolboxServer, BoundedSessions>>,
+        body: B,
+    ) -> usize {
         let (parts, ()) = Request::post("/mcp").body(()).unwrap().into_parts();
         let opener = guard.opener(&parts).ok().unwrap();
         let future = guard
