@@ -735,7 +735,7 @@ mod tests {
         let in_router = post_future_bytes(&guard, axum::body::Body::empty());
         let in_place = post_future_bytes(&guard, Full::new(Bytes::new()));
         // It was 1,536 bytes when the future held the whole request, its parts and the
-        // session calls' futures: one trip to glibc's bins a request, 14% of a 2025 call's CPU.
+        // session calls' futures: one trip to glibc's bins a request.
         assert!(
             in_router <= TCACHE_MAX_BYTES && in_place <= TCACHE_MAX_BYTES,
             "a request's future is {in_router} bytes (in a router) and {in_place} (body in place)"
