@@ -674,9 +674,10 @@ fn allowed_cpus() -> Vec<usize> {
     cpus
 }
 
-/// Ours and rmcp-once, each on the first CPU this process may use with `wrk` on the second, at 16 connections and
-/// both protocols: `rounds` rounds of `seconds`, the two taking turns (the first of each pair
-/// alternating), each reported by its median requests/s and median CPU per request.
+/// Ours and rmcp-once, each on the first CPU this process may use with `wrk` on the second, at
+/// 16 connections and both protocols: `rounds` rounds of `seconds`, the two taking turns (the
+/// first of each pair alternating), each reported by its median requests/s and median CPU per
+/// request.
 fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
     const CONNECTIONS: usize = 16;
     const PINNED: [&str; 2] = ["ours", "rmcp-once"];

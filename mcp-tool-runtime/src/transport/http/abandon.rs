@@ -9,8 +9,14 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
+use http::{HeaderName, Method, Request, Response, header};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use rmcp::model::RequestId;
+
+use super::body::HttpResponse;
+use super::guard::{SESSION_ID, outline_or_reply};
 
 /// A reply body that runs `on_abandon` if it is dropped before its last frame. The closure is
 /// held in place, not boxed: the body is boxed once, as a response's body is.
@@ -63,6 +69,119 @@ impl<F: FnOnce()> Drop for Watched<F> {
             on_abandon();
         }
     }
+}
+
+/// A 2025 message on a session that may be a `tools/call`, kept to cancel it by its id if its
+/// client hangs up: its body (shared, not copied), and the headers rmcp reads to take the
+/// cancellation to the same session.
+pub(super) struct Abandoned {
+    pub(super) body: Bytes,
+    pub(super) max_elements: usize,
+    pub(super) headers: Kept,
+}
+
+/// The request headers rmcp reads of a POST on a session, kept (shared, not copied) for the
+/// cancellation: whom it is for (`Host`, `Origin`, against its allowed hosts and origins), the
+/// session and its protocol version. Whatever else the client sent (an `Mcp-Method` naming
+/// the call) says nothing of the cancellation, or would contradict it.
+pub(super) struct Kept([Option<header::HeaderValue>; 4]);
+
+impl Kept {
+    const NAMES: [HeaderName; 4] = [
+        header::HOST,
+        header::ORIGIN,
+        SESSION_ID,
+        HeaderName::from_static("mcp-protocol-version"),
+    ];
+
+    pub(super) fn of(headers: &http::HeaderMap) -> Kept {
+        // One pass over the handful of headers a request has, rather than a hashed lookup of
+        // each name; the first value of a name, as `get` would give.
+        let mut kept = Kept(Default::default());
+        for (name, value) in headers {
+            if let Some(slot) = Self::NAMES.iter().position(|kept| kept == name) {
+                kept.0[slot].get_or_insert_with(|| value.clone());
+            }
+        }
+        kept
+    }
+
+    /// The headers of the cancellation: these, and the JSON body it is.
+    fn into_headers(self) -> http::HeaderMap {
+        let mut headers = http::HeaderMap::with_capacity(6);
+        for (name, value) in Self::NAMES.into_iter().zip(self.0) {
+            if let Some(value) = value {
+                headers.insert(name, value);
+            }
+        }
+        headers.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            header::ACCEPT,
+            header::HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        headers
+    }
+}
+
+impl Abandoned {
+    /// The id of the call, if the message is a `tools/call` with one.
+    fn call_id(&self) -> Option<RequestId> {
+        let outline = outline_or_reply(&self.body, self.max_elements).ok()?;
+        outline.called_tool()?;
+        outline.id
+    }
+}
+
+/// `response` (the reply to a 2025 message on a session), watched: if its body is dropped before
+/// its end, the client hung up, and, if the message was a `tools/call`, the call is cancelled on
+/// its session: the tool stops, and gives back its places.
+pub(super) fn cancel_if_abandoned<S>(
+    response: HttpResponse,
+    call: Abandoned,
+    canceller: S,
+) -> HttpResponse
+where
+    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
+        + Send
+        + 'static,
+    S::Future: Send,
+{
+    let (parts, body) = response.into_parts();
+    // In a mutex only to be `Sync`, as a boxed body must be.
+    let canceller = std::sync::Mutex::new(canceller);
+    let on_abandon = move || {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let Some(id) = call.call_id() else {
+            return;
+        };
+        let mut canceller = canceller
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        runtime.spawn(async move {
+            let notice = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "the client closed the connection"},
+            });
+            let mut request = Request::builder()
+                .method(Method::POST)
+                .body(Full::new(Bytes::from(notice.to_string())))
+                .expect("a valid request");
+            *request.headers_mut() = call.headers.into_headers();
+            if std::future::poll_fn(|cx| canceller.poll_ready(cx))
+                .await
+                .is_ok()
+            {
+                let _ = canceller.call(request).await;
+            }
+        });
+    };
+    Response::from_parts(parts, Watched::new(body, on_abandon).boxed())
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage
 use rmcp::service::TxJsonRpcMessage;
 use rmcp::transport::StreamableHttpService;
 
+use super::abandon::{Abandoned, Kept, cancel_if_abandoned};
 use super::body::{Body, HttpResponse, json_rpc_response, read_body};
 use super::gate::Gate;
 use super::inflight::{
@@ -330,10 +331,11 @@ impl HttpGuard<()> {
                 Ok(initialize) => initialize,
                 Err(refusal) => return Ok(*refusal),
             };
+            // Boxed: only an `initialize` waits here, and every request's future would
+            // otherwise hold room for it.
             if let (Some(id), Some(sessions)) = (initialize, &self.sessions)
-                // Boxed: only an `initialize` waits here, and every request's future would
-                // otherwise hold room for it.
-                && let Some(refusal) = Box::pin(sessions.refuse_another_for(opener.share.as_ref())).await
+                && let Some(refusal) =
+                    Box::pin(sessions.refuse_another_for(opener.share.as_ref())).await
             {
                 let (limit, value) = match refusal {
                     BoundedSessionsError::CallerFull(max) => ("max_sessions_per_caller", max),
@@ -514,123 +516,11 @@ impl HttpGuard<()> {
     }
 }
 
-/// A 2025 message on a session that may be a `tools/call`, kept to cancel it by its id if its
-/// client hangs up: its body (shared, not copied), and the headers rmcp reads to take the
-/// cancellation to the same session.
-struct Abandoned {
-    body: Bytes,
-    max_elements: usize,
-    headers: Kept,
-}
-
-/// The request headers rmcp reads of a POST on a session, kept (shared, not copied) for the
-/// cancellation: whom it is for (`Host`, `Origin`, against its allowed hosts and origins), the
-/// session and its protocol version. Whatever else the client sent (an `Mcp-Method` naming
-/// the call) says nothing of the cancellation, or would contradict it.
-struct Kept([Option<header::HeaderValue>; 4]);
-
-impl Kept {
-    const NAMES: [HeaderName; 4] = [
-        header::HOST,
-        header::ORIGIN,
-        SESSION_ID,
-        HeaderName::from_static("mcp-protocol-version"),
-    ];
-
-    fn of(headers: &http::HeaderMap) -> Kept {
-        // One pass over the handful of headers a request has, rather than a hashed lookup of
-        // each name; the first value of a name, as `get` would give.
-        let mut kept = Kept(Default::default());
-        for (name, value) in headers {
-            if let Some(slot) = Self::NAMES.iter().position(|kept| kept == name) {
-                kept.0[slot].get_or_insert_with(|| value.clone());
-            }
-        }
-        kept
-    }
-
-    /// The headers of the cancellation: these, and the JSON body it is.
-    fn into_headers(self) -> http::HeaderMap {
-        let mut headers = http::HeaderMap::with_capacity(6);
-        for (name, value) in Self::NAMES.into_iter().zip(self.0) {
-            if let Some(value) = value {
-                headers.insert(name, value);
-            }
-        }
-        headers.insert(
-            header::CONTENT_TYPE,
-            header::HeaderValue::from_static("application/json"),
-        );
-        headers.insert(
-            header::ACCEPT,
-            header::HeaderValue::from_static("application/json, text/event-stream"),
-        );
-        headers
-    }
-}
-
-impl Abandoned {
-    /// The id of the call, if the message is a `tools/call` with one.
-    fn call_id(&self) -> Option<RequestId> {
-        let outline = outline_or_reply(&self.body, self.max_elements).ok()?;
-        outline.called_tool()?;
-        outline.id
-    }
-}
-
-/// `response` (the reply to a 2025 message on a session), watched: if its body is dropped before
-/// its end, the client hung up, and, if the message was a `tools/call`, the call is cancelled on
-/// its session: the tool stops, and gives back its places.
-fn cancel_if_abandoned<S>(response: HttpResponse, call: Abandoned, canceller: S) -> HttpResponse
-where
-    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
-        + Send
-        + 'static,
-    S::Future: Send,
-{
-    let (parts, body) = response.into_parts();
-    // In a mutex only to be `Sync`, as a boxed body must be.
-    let canceller = std::sync::Mutex::new(canceller);
-    let on_abandon = move || {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let Some(id) = call.call_id() else {
-            return;
-        };
-        let mut canceller = canceller
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        runtime.spawn(async move {
-            let notice = serde_json::json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/cancelled",
-                "params": {"requestId": id, "reason": "the client closed the connection"},
-            });
-            let mut request = Request::builder()
-                .method(Method::POST)
-                .body(Full::new(Bytes::from(notice.to_string())))
-                .expect("a valid request");
-            *request.headers_mut() = call.headers.into_headers();
-            if std::future::poll_fn(|cx| canceller.poll_ready(cx))
-                .await
-                .is_ok()
-            {
-                let _ = canceller.call(request).await;
-            }
-        });
-    };
-    Response::from_parts(
-        parts,
-        super::abandon::Watched::new(body, on_abandon).boxed(),
-    )
-}
-
 /// The outline of `body` (skimmed, or counted within `max_elements`), or the reply refusing it.
 /// A message whose outline cannot be trusted (a key it reads came twice) is read whole, as rmcp
 /// will read it. A notification that cannot be read is owed no reply: rmcp answers it. With the
 /// reply, whether it refuses the message for its element budget (rather than as unreadable).
-fn outline_or_reply(
+pub(super) fn outline_or_reply(
     body: &[u8],
     max_elements: usize,
 ) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
@@ -668,7 +558,7 @@ static INITIALIZE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("ini
 static TOOLS_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("tools/call"));
 
 /// The header naming a Streamable HTTP session.
-const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The outline of a message rmcp's model holds.
 fn outline_of(message: &ClientJsonRpcMessage) -> Outline {
