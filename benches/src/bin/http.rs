@@ -634,8 +634,8 @@ struct PerCall {
     /// KCachegrind's cycle estimate from the simulated caches and branch predictor:
     /// instructions + 10 x (L1 misses + mispredicted branches) + 100 x last-level misses. This
     /// VM counts no cycles (`perf stat -e cycles` is not supported), and the time a request
-    /// takes moves by 5% between runs; the estimate is repeatable to 0.2%, and it is where a
-    /// difference in CPU per request that the instructions do not show can be read.
+    /// takes moves by 5% between runs; the estimate repeats to 0.2% over 200 calls, and shows
+    /// a difference in CPU per request that the instructions do not.
     cycles: f64,
 }
 
