@@ -618,10 +618,11 @@ fn load_on(
         0.0,
         "replies that are not the result: {text}"
     );
-    // Over the time wrk measured, not the time it was asked for: a round that ran long (the
-    // machine stalled wrk) would otherwise report more requests a second than it served.
+    // Over the time wrk measured, not the time it was asked for: wrk stops about 0.1 s late
+    // (3.10 s for 3 s), and a round the machine stalled runs longer still; either would
+    // otherwise report more requests a second than were served.
     let measured = field("duration") / 1e6;
-    if measured > 1.1 * seconds as f64 {
+    if measured > 1.2 * seconds as f64 {
         eprintln!("a round of {seconds} s ran {measured:.2} s");
     }
     Point {
