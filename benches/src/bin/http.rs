@@ -498,6 +498,12 @@ fn open_session(port: u16) -> String {
     session
 }
 
+/// The session `kind` is called on at `version`: one opened on it at 2025-11-25; none at
+/// 2026-07-28 (stateless), nor for the hyper floor, which only replays bytes.
+fn session_for(kind: &str, version: &str, port: u16) -> Option<String> {
+    (version != "2026-07-28" && kind != "hyper").then(|| open_session(port))
+}
+
 /// Whether a reply is the tool's result.
 fn answered(reply: &Reply) -> bool {
     reply.head.starts_with("http/1.1 200")
@@ -507,7 +513,7 @@ fn answered(reply: &Reply) -> bool {
 /// What ours writes for one call at `version`: its content type and body, for the floor.
 fn recorded(version: &str, dir: &std::path::Path) -> Vec<String> {
     let server = Server::start("ours", None, &[]);
-    let session = (version != "2026-07-28").then(|| open_session(server.port));
+    let session = session_for("ours", version, server.port);
     let (body, headers) = call_request(version, session.as_deref(), 1);
     let reply = Client::connect(server.port).post(&body, &headers);
     assert!(answered(&reply), "{}", String::from_utf8_lossy(&reply.body));
@@ -659,8 +665,7 @@ fn per_call(
     let count = |n: usize| -> std::collections::HashMap<String, f64> {
         let out = dir.join(format!("callgrind.{kind}.{version}.{n}"));
         let server = Server::start(kind, Some(&out), replay);
-        let session =
-            (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
+        let session = session_for(kind, version, server.port);
         let mut client = Client::connect(server.port);
         for id in 0..(10 + n as u64) {
             let (body, headers) = call_request(version, session.as_deref(), id);
@@ -759,7 +764,7 @@ fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
             let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
             for at in order {
                 let server = Server::start_on(PINNED[at], &server_cpu);
-                let session = (version != "2026-07-28").then(|| open_session(server.port));
+                let session = session_for(PINNED[at], version, server.port);
                 let load = || {
                     load_on(
                         Some(&load_cpu),
@@ -863,8 +868,7 @@ fn main() {
             .map(|kind| {
                 let replay: &[String] = if kind == "hyper" { &replay } else { &[] };
                 let server = Server::start(kind, None, replay);
-                let session =
-                    (version != "2026-07-28" && kind != "hyper").then(|| open_session(server.port));
+                let session = session_for(kind, version, server.port);
                 (kind, server, session)
             })
             .collect();
