@@ -8,23 +8,37 @@ use super::checked::MAX_DEPTH;
 
 /// Pretty-prints a value produced by [`to_checked_value`] (keys already sorted, depth bounded).
 pub(crate) fn pretty(value: &Value) -> String {
-    let mut bytes = Vec::with_capacity(128);
+    let mut bytes = Vec::with_capacity(FIRST_CAPACITY);
     let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, Pretty::default());
     value
         .serialize(&mut serializer)
         .expect("a checked value always serializes");
-    // The buffer grew by doubling; the text lives until the response is written, so give back
-    // the spare capacity (for large texts the allocator shrinks in place).
-    bytes.shrink_to_fit();
+    fit(&mut bytes);
     String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
-/// The compact text of a checked value: no whitespace, keys as sorted; shrunk to its length
-/// like the pretty one.
+/// The compact text of a checked value: no whitespace, keys as sorted; its spare capacity
+/// given back like the pretty one's.
 pub(crate) fn compact(value: &Value) -> String {
-    let mut text = serde_json::to_string(value).expect("a checked value always serializes");
-    text.shrink_to_fit();
-    text
+    let mut bytes = Vec::with_capacity(FIRST_CAPACITY);
+    serde_json::to_writer(&mut bytes, value).expect("a checked value always serializes");
+    fit(&mut bytes);
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// The buffer a text starts in: most results' text fits, so it is written without growing.
+const FIRST_CAPACITY: usize = 512;
+
+/// The most spare capacity a text keeps: below it, shrinking costs a reallocation a call to
+/// give back less than a kilobyte.
+const MAX_SPARE: usize = 1024;
+
+/// Gives back the spare capacity of a text that grew by doubling: it lives until the response
+/// is written (for large texts the allocator shrinks in place).
+fn fit(bytes: &mut Vec<u8>) {
+    if bytes.capacity() - bytes.len() > MAX_SPARE {
+        bytes.shrink_to_fit();
+    }
 }
 
 /// serde_json's pretty layout (`to_string_pretty`: two-space indent, `": "`), byte for byte,
@@ -136,5 +150,26 @@ impl serde_json::ser::Formatter for Pretty {
     fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
         self.has_value = true;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_keeps_at_most_a_kilobyte_of_spare_capacity() {
+        let small = serde_json::json!({"a": 1});
+        let large = Value::Array((0..5_000).map(|i| serde_json::json!({"row": i})).collect());
+        for value in [&small, &large] {
+            for text in [pretty(value), compact(value)] {
+                assert!(
+                    text.capacity() - text.len() <= MAX_SPARE,
+                    "{} bytes in {}",
+                    text.len(),
+                    text.capacity()
+                );
+            }
+        }
     }
 }
