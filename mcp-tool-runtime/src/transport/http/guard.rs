@@ -414,8 +414,7 @@ impl HttpGuard<()> {
             outline_or_reply(body, self.max_elements)
         } else {
             match budget::check(body, self.max_elements) {
-                Err(unread) => unread_reply(body, unread, self.max_elements)
-                    .map_or(Ok(Outline::default()), Err),
+                Err(unread) => unread_outline(body, unread, self.max_elements),
                 Ok(()) => Ok(Outline::default()),
             }
         };
@@ -525,7 +524,7 @@ pub(super) fn outline_or_reply(
     max_elements: usize,
 ) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
     match outline(body, max_elements) {
-        Err(unread) => unread_reply(body, unread, max_elements).map_or(Ok(Outline::default()), Err),
+        Err(unread) => unread_outline(body, unread, max_elements),
         Ok(outline) if outline.repeated => match parse(body) {
             Ok(message) => Ok(outline_of(&message)),
             Err(reply) => reply.map_or(Ok(Outline::default()), |reply| Err((reply, false))),
@@ -534,15 +533,19 @@ pub(super) fn outline_or_reply(
     }
 }
 
-/// The reply to a body its element budget's pass could not read, if it is owed one, and
-/// whether the pass refused it for the budget (rather than as unreadable).
-fn unread_reply(
+/// A body its element budget's pass could not read: the reply it is owed, with whether the pass
+/// refused it for the budget (rather than as unreadable); or, owed none (a notification), an
+/// empty outline, and rmcp answers it.
+fn unread_outline(
     body: &[u8],
     unread: budget::Refused,
     max_elements: usize,
-) -> Option<(Box<TxJsonRpcMessage<RoleServer>>, bool)> {
+) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
     let over_budget = matches!(unread, budget::Refused::OverBudget);
-    refusal(body, unread, max_elements).map(|reply| (reply, over_budget))
+    match refusal(body, unread, max_elements) {
+        Some(reply) => Err((reply, over_budget)),
+        None => Ok(Outline::default()),
+    }
 }
 
 /// What rmcp answers for a session it does not know (the MCP spec: 404).
