@@ -13,8 +13,7 @@ pub(crate) fn pretty(value: &Value) -> String {
     value
         .serialize(&mut serializer)
         .expect("a checked value always serializes");
-    fit(&mut bytes);
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+    into_text(bytes)
 }
 
 /// The compact text of a checked value: no whitespace, keys as sorted; its spare capacity
@@ -22,8 +21,7 @@ pub(crate) fn pretty(value: &Value) -> String {
 pub(crate) fn compact(value: &Value) -> String {
     let mut bytes = Vec::with_capacity(FIRST_CAPACITY);
     serde_json::to_writer(&mut bytes, value).expect("a checked value always serializes");
-    fit(&mut bytes);
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+    into_text(bytes)
 }
 
 /// The buffer a text starts in: most results' text fits, so it is written without growing.
@@ -33,12 +31,14 @@ const FIRST_CAPACITY: usize = 512;
 /// give back less than a kilobyte.
 const MAX_SPARE: usize = 1024;
 
-/// Gives back the spare capacity of a text that grew by doubling: it lives until the response
-/// is written (for large texts the allocator shrinks in place).
-fn fit(bytes: &mut Vec<u8>) {
+/// The text serde_json wrote into `bytes`, its spare capacity given back if it grew past
+/// [`MAX_SPARE`] by doubling: it lives until the response is written (for large texts the
+/// allocator shrinks in place).
+fn into_text(mut bytes: Vec<u8>) -> String {
     if bytes.capacity() - bytes.len() > MAX_SPARE {
         bytes.shrink_to_fit();
     }
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
 /// serde_json's pretty layout (`to_string_pretty`: two-space indent, `": "`), byte for byte,
