@@ -556,6 +556,7 @@ end
 
 /// One load point's figures.
 struct Point {
+    requests: f64,
     rps: f64,
     p50_ms: f64,
     p99_ms: f64,
@@ -633,6 +634,7 @@ fn load_on(
         eprintln!("a round of {seconds} s ran {measured:.2} s");
     }
     Point {
+        requests,
         rps: requests / measured,
         p50_ms: field("p50") / 1000.0,
         p99_ms: field("p99") / 1000.0,
@@ -737,10 +739,46 @@ fn allowed_cpus() -> Vec<usize> {
     cpus
 }
 
+/// How many times `cpu` has gone idle by halting (every idle state but polling), if the kernel
+/// says (`cpuidle`).
+fn halts(cpu: &str) -> Option<u64> {
+    let states = std::fs::read_dir(format!("/sys/devices/system/cpu/cpu{cpu}/cpuidle")).ok()?;
+    let mut halts = 0;
+    for state in states.flatten() {
+        let read = |name: &str| std::fs::read_to_string(state.path().join(name)).ok();
+        if read("name")?.trim() != "POLL" {
+            halts += read("usage")?.trim().parse::<u64>().ok()?;
+        }
+    }
+    Some(halts)
+}
+
+/// While held, every CPU idles by polling instead of halting: a latency bound of zero written to
+/// `/dev/cpu_dma_latency` (the kernel's PM QoS, what tuned's latency profiles set), lifted when
+/// the file is closed. Needs root.
+struct PolledIdle(#[expect(dead_code, reason = "held open, never read")] std::fs::File);
+
+impl PolledIdle {
+    fn hold() -> Option<PolledIdle> {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/cpu_dma_latency")
+            .ok()?;
+        file.write_all(&0_i32.to_ne_bytes()).ok()?;
+        Some(PolledIdle(file))
+    }
+}
+
 /// Ours and rmcp-once, each on the first CPU this process may use with `wrk` on the second, at
 /// 16 connections and both protocols: `rounds` rounds of `seconds`, the two taking turns (the
-/// first of each pair alternating), each reported by its median requests/s and median CPU per
-/// request.
+/// first of each pair alternating), each reported by its median requests/s, median CPU per
+/// request and median halts of the server's CPU per request. Twice: as the machine idles, and
+/// with idle held to polling ([`PolledIdle`]), when it can be.
+///
+/// On a virtual machine a halted CPU is woken by the host, which is dear (see BENCHMARKS.md):
+/// as the machine idles, a server that leaves its CPU idle more often between requests serves
+/// fewer of them, however little each costs. With idle held to polling, what is left is what
+/// the requests cost.
 fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
     const CONNECTIONS: usize = 16;
     const PINNED: [&str; 2] = ["ours", "rmcp-once"];
@@ -754,51 +792,74 @@ fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
          {CONNECTIONS} connections, {rounds} alternating rounds of {seconds} s, medians\n"
     );
     println!(
-        "| version | server | requests/s | CPU µs/request | x rmcp-once requests/s | x rmcp-once CPU |"
+        "| idle | version | server | requests/s | CPU µs/request | halts/request | x rmcp-once requests/s | x rmcp-once CPU |"
     );
-    println!("| --- | --- | --- | --- | --- | --- |");
-    for version in VERSIONS {
-        let mut rps = [Vec::new(), Vec::new()];
-        let mut cpu = [Vec::new(), Vec::new()];
-        for round in 0..rounds {
-            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
-            for at in order {
-                let server = Server::start_on(PINNED[at], &server_cpu);
-                let session = session_for(PINNED[at], version, server.port);
-                let load = || {
-                    load_on(
-                        Some(&load_cpu),
-                        &server,
-                        version,
-                        session.as_deref(),
-                        CONNECTIONS,
-                        seconds,
-                        dir,
-                    )
-                };
-                // A first round warms the server (its allocator, its session); the second counts.
-                load();
-                let point = load();
-                server.stop();
-                rps[at].push(point.rps);
-                cpu[at].push(point.cpu_us_per_request);
-            }
-        }
-        let middle = |values: &mut Vec<f64>| {
-            values.sort_by(f64::total_cmp);
-            values[values.len() / 2]
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for polled in [false, true] {
+        let (idle, _held) = match polled {
+            false => ("halts", None),
+            true => match PolledIdle::hold() {
+                Some(held) => ("polls", Some(held)),
+                None => {
+                    println!(
+                        "| polls | (skipped: /dev/cpu_dma_latency cannot be written) | | | | | | |"
+                    );
+                    continue;
+                }
+            },
         };
-        let rps = rps.each_mut().map(middle);
-        let cpu = cpu.each_mut().map(middle);
-        for at in 0..2 {
-            println!(
-                "| {version} | {} | {:.0} | {:.1} | {:.3}x | {:.3}x |",
-                PINNED[at],
-                rps[at],
-                cpu[at],
-                rps[at] / rps[1],
-                cpu[at] / cpu[1]
-            );
+        for version in VERSIONS {
+            let mut rps = [Vec::new(), Vec::new()];
+            let mut cpu = [Vec::new(), Vec::new()];
+            let mut halted = [Vec::new(), Vec::new()];
+            for round in 0..rounds {
+                let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+                for at in order {
+                    let server = Server::start_on(PINNED[at], &server_cpu);
+                    let session = session_for(PINNED[at], version, server.port);
+                    let load = || {
+                        load_on(
+                            Some(&load_cpu),
+                            &server,
+                            version,
+                            session.as_deref(),
+                            CONNECTIONS,
+                            seconds,
+                            dir,
+                        )
+                    };
+                    // A first round warms the server (its allocator, its session); the second
+                    // counts.
+                    load();
+                    let before = halts(&server_cpu);
+                    let point = load();
+                    let after = halts(&server_cpu);
+                    server.stop();
+                    rps[at].push(point.rps);
+                    cpu[at].push(point.cpu_us_per_request);
+                    if let (Some(before), Some(after)) = (before, after) {
+                        halted[at].push((after - before) as f64 / point.requests);
+                    }
+                }
+            }
+            let middle = |values: &mut Vec<f64>| {
+                values.sort_by(f64::total_cmp);
+                values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+            };
+            let rps = rps.each_mut().map(middle);
+            let cpu = cpu.each_mut().map(middle);
+            let halted = halted.each_mut().map(middle);
+            for at in 0..2 {
+                println!(
+                    "| {idle} | {version} | {} | {:.0} | {:.1} | {:.2} | {:.3}x | {:.3}x |",
+                    PINNED[at],
+                    rps[at],
+                    cpu[at],
+                    halted[at],
+                    rps[at] / rps[1],
+                    cpu[at] / cpu[1]
+                );
+            }
         }
     }
     println!();

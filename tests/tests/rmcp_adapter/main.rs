@@ -12,6 +12,7 @@ mod convert;
 mod fixtures;
 mod header_deadline;
 mod headers;
+mod held;
 mod input_required;
 mod keep_alive;
 mod malformed;

@@ -10,6 +10,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
+use futures_util::FutureExt as _;
 use http::{HeaderName, Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full};
 use memchr::memmem::Finder;
@@ -21,6 +22,7 @@ use rmcp::transport::StreamableHttpService;
 use super::abandon::{Abandoned, Kept, cancel_if_abandoned};
 use super::body::{Body, HttpResponse, json_rpc_response, read_body};
 use super::gate::Gate;
+use super::held;
 use super::inflight::{
     DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER, InFlight, OverBudget,
     Sender,
@@ -68,6 +70,7 @@ pub struct HttpGuard<S> {
     max_body_bytes: usize,
     max_elements: usize,
     body_timeout: Duration,
+    reply_hold: Duration,
     sessions: Option<Arc<BoundedSessions>>,
     inflight: Arc<InFlight>,
     refused: Arc<Counters>,
@@ -75,6 +78,10 @@ pub struct HttpGuard<S> {
 
 /// How long [`HttpGuard`] waits by default for a request body to arrive whole: 30 seconds.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long [`HttpGuard`] holds a streamed reply's head by default, waiting for its stream to
+/// end: 5 milliseconds. See [`HttpGuard::reply_hold`].
+pub const DEFAULT_REPLY_HOLD: Duration = Duration::from_millis(5);
 
 impl<S> HttpGuard<S> {
     /// A guard in front of `inner`, accepting bodies up to [`DEFAULT_MAX_BODY_BYTES`].
@@ -84,6 +91,7 @@ impl<S> HttpGuard<S> {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_elements: DEFAULT_MAX_ELEMENTS,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            reply_hold: DEFAULT_REPLY_HOLD,
             sessions: None,
             inflight: InFlight::new(
                 DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
@@ -132,6 +140,18 @@ impl<S> HttpGuard<S> {
     /// closed, so a client cannot hold memory and a connection by uploading slowly.
     pub fn body_timeout(mut self, timeout: Duration) -> Self {
         self.body_timeout = timeout;
+        self
+    }
+
+    /// How long the head of a streamed reply (rmcp's server-sent events, as it answers every
+    /// message on a 2025 session) waits for its stream to end ([`DEFAULT_REPLY_HOLD`] unless
+    /// set), so that a quick call's head, priming event and result leave in one write rather
+    /// than two, waking the client once. The bytes are the same; only when they leave changes.
+    /// A stream still open when the time is up (a slow call, or one sending progress) goes on
+    /// from there as it came, its first events that much later; so does one with 64 KiB
+    /// ready. `Duration::ZERO` sends every head as soon as rmcp gives it.
+    pub fn reply_hold(mut self, hold: Duration) -> Self {
+        self.reply_hold = hold;
         self
     }
 
@@ -203,7 +223,14 @@ where
         if parts.method != Method::POST {
             return Box::pin(not_post(inner, parts));
         }
-        Box::pin(self.settings().post(inner, parts, body, opener))
+        // A streamed reply is held until its stream ends, briefly: after the POST's future,
+        // not in it, where the hold's timer would make every request's future larger.
+        let hold = self.reply_hold;
+        Box::pin(
+            self.settings()
+                .post(inner, parts, body, opener)
+                .then(move |Ok(response)| held::hold_if_streamed(response, hold)),
+        )
     }
 }
 
@@ -264,6 +291,7 @@ impl<S> HttpGuard<S> {
             max_body_bytes: self.max_body_bytes,
             max_elements: self.max_elements,
             body_timeout: self.body_timeout,
+            reply_hold: self.reply_hold,
             sessions: self.sessions.clone(),
             inflight: self.inflight.clone(),
             refused: self.refused.clone(),

@@ -20,6 +20,7 @@
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
 //! - `abandon`: cancelling a 2025 call whose client hung up;
+//! - `held`: a streamed reply's head held until its stream ends, briefly, for one write;
 //! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
 //! - `deadlines`: the coarse clock of `serve`'s header deadlines;
 //! - `peers`: each peer's share of `serve`'s connections, and the answer past it;
@@ -33,6 +34,7 @@ mod connections;
 mod deadlines;
 pub(crate) mod gate;
 mod guard;
+mod held;
 mod inflight;
 mod peers;
 mod proxied;
@@ -43,7 +45,7 @@ mod shared;
 mod tally;
 
 pub use connections::ConnectionCounts;
-pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, HttpGuard};
+pub use guard::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_REPLY_HOLD, HttpGuard};
 pub use inflight::{DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER};
 /// The networks [`ServeOptions::proxies`] trusts (the `ipnet` crate's type): an address
 /// (`IpNet::from(addr)`) or a network (`"10.1.0.0/24".parse()`).
