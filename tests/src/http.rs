@@ -333,6 +333,18 @@ pub async fn serve_tools(
     config: StreamableHttpServerConfig,
     body_share: usize,
 ) -> (SocketAddr, ToolsGuard) {
+    serve_tools_with(toolbox, config, |guard| {
+        guard.max_body_bytes_per_sender(body_share)
+    })
+    .await
+}
+
+/// [`serve_tools`], the guard's settings made by `settings`.
+pub async fn serve_tools_with(
+    toolbox: mcp_tool_runtime::Toolbox,
+    config: StreamableHttpServerConfig,
+    settings: impl FnOnce(ToolsGuard) -> ToolsGuard,
+) -> (SocketAddr, ToolsGuard) {
     use mcp_tool_runtime::transport::http::{ServeOptions, serve};
     let server = mcp_tool_runtime::ToolboxServer::new(toolbox).unwrap();
     let service = StreamableHttpService::new(
@@ -340,7 +352,7 @@ pub async fn serve_tools(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let guard = HttpGuard::rmcp(service).max_body_bytes_per_sender(body_share);
+    let guard = settings(HttpGuard::rmcp(service));
     let router = axum::Router::new().nest_service("/mcp", guard.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -351,6 +363,93 @@ pub async fn serve_tools(
         ServeOptions::default(),
     ));
     (addr, guard)
+}
+
+/// A reply read to its last byte (the end of its chunked body, or of its `Content-Length`): the
+/// first bytes that came and when, all of it, and when it ended.
+pub struct Timed {
+    pub first: String,
+    pub first_after: Duration,
+    pub whole: String,
+    pub took: Duration,
+}
+
+impl Timed {
+    /// The status line and headers, lower-cased.
+    pub fn head(&self) -> String {
+        self.whole
+            .split_once("\r\n\r\n")
+            .map_or("", |(head, _)| head)
+            .to_ascii_lowercase()
+    }
+
+    /// The body as it came (its chunk framing, if chunked).
+    pub fn body(&self) -> &str {
+        self.whole
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, body)| body)
+    }
+}
+
+/// Writes a POST of `message` (with `headers`) on `stream`, a keep-alive connection, and reads
+/// its reply to its last byte, timed from the write.
+pub async fn timed_exchange(
+    stream: &mut TcpStream,
+    headers: &[(&str, &str)],
+    message: &Value,
+) -> Timed {
+    let body = message.to_string();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    let started = std::time::Instant::now();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut first = None;
+    let mut reply = Vec::new();
+    let mut buf = [0; 8192];
+    loop {
+        let n = tokio::time::timeout(WAIT, stream.read(&mut buf))
+            .await
+            .expect("a reply within 10 s")
+            .unwrap();
+        assert!(n > 0, "the server closed the connection");
+        first.get_or_insert_with(|| {
+            (
+                String::from_utf8_lossy(&buf[..n]).into_owned(),
+                started.elapsed(),
+            )
+        });
+        reply.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&reply);
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let lower = head.to_ascii_lowercase();
+        let done = if lower.contains("transfer-encoding: chunked") {
+            body.ends_with("0\r\n\r\n")
+        } else {
+            let length = lower
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:")?.trim().parse().ok());
+            length.is_some_and(|n: usize| body.len() >= n)
+        };
+        if done {
+            let (first, first_after) = first.expect("bytes came");
+            return Timed {
+                first,
+                first_after,
+                whole: text.into_owned(),
+                took: started.elapsed(),
+            };
+        }
+    }
 }
 
 /// A connection to `addr` from the loopback address `from` (`127.0.0.1`, `127.0.0.2`, ...: the

@@ -2,15 +2,14 @@
 //! `TCP_NODELAY`, so the last small writes of a reply (rmcp writes a server-sent-events reply in
 //! several) do not wait for the client's delayed ACK, about 40 ms on Linux.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_tool_runtime::rmcp::transport::StreamableHttpServerConfig;
 use mcp_tool_runtime::transport::http::DEFAULT_MAX_BODY_BYTES_PER_SENDER;
 use mcp_tool_runtime::{Toolbox, mcp_tool};
 use serde_json::json;
-use tests::http::serve_tools;
+use tests::http::{serve_tools, timed_exchange};
 use tests::wire::meta_2026;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// Adds two numbers.
@@ -36,53 +35,6 @@ async fn start() -> std::net::SocketAddr {
     )
     .await
     .0
-}
-
-/// Writes `message` (with `headers`) on `stream` and reads its reply to its last byte (the end of
-/// the chunked body, or of `Content-Length`): the reply's head and body, and how long that took.
-async fn exchange(
-    stream: &mut TcpStream,
-    headers: &[(&str, &str)],
-    message: &serde_json::Value,
-) -> (String, String, Duration) {
-    let body = message.to_string();
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(&body);
-    let started = Instant::now();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut reply = Vec::new();
-    let mut buf = [0; 8192];
-    loop {
-        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf))
-            .await
-            .expect("a reply within 10 s")
-            .unwrap();
-        assert!(n > 0, "the server closed the connection");
-        reply.extend_from_slice(&buf[..n]);
-        let text = String::from_utf8_lossy(&reply);
-        if let Some((head, body)) = text.split_once("\r\n\r\n") {
-            let lower = head.to_ascii_lowercase();
-            let done = if lower.contains("transfer-encoding: chunked") {
-                body.ends_with("0\r\n\r\n")
-            } else {
-                let length = lower
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:")?.trim().parse().ok());
-                length.is_some_and(|n: usize| body.len() >= n)
-            };
-            if done {
-                return (head.to_owned(), body.to_owned(), started.elapsed());
-            }
-        }
-    }
 }
 
 fn add_call(id: usize, meta: Option<serde_json::Value>) -> serde_json::Value {
@@ -119,9 +71,9 @@ async fn calls_on_one_keep_alive_connection_are_answered_without_waiting_on_the_
     let mut times = Vec::with_capacity(CALLS);
     for id in 0..CALLS {
         let call = add_call(id, Some(meta_2026(json!({}))));
-        let (_, body, took) = exchange(&mut stream, &headers, &call).await;
-        assert!(body.contains(r#""result""#), "{body}");
-        times.push(took);
+        let reply = timed_exchange(&mut stream, &headers, &call).await;
+        assert!(reply.body().contains(r#""result""#), "{}", reply.whole);
+        times.push(reply.took);
     }
     assert_no_stall("2026-07-28", &times);
 
@@ -130,7 +82,7 @@ async fn calls_on_one_keep_alive_connection_are_answered_without_waiting_on_the_
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "keep-alive", "version": "0"}}});
-    let (head, _, _) = exchange(&mut stream, &[], &initialize).await;
+    let head = timed_exchange(&mut stream, &[], &initialize).await.head();
     let session = head
         .lines()
         .find_map(|line| {
@@ -144,12 +96,12 @@ async fn calls_on_one_keep_alive_connection_are_answered_without_waiting_on_the_
         ("MCP-Protocol-Version", "2025-11-25"),
     ];
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    exchange(&mut stream, &headers, &initialized).await;
+    timed_exchange(&mut stream, &headers, &initialized).await;
     let mut times = Vec::with_capacity(CALLS);
     for id in 1..=CALLS {
-        let (_, body, took) = exchange(&mut stream, &headers, &add_call(id, None)).await;
-        assert!(body.contains(r#""result""#), "{body}");
-        times.push(took);
+        let reply = timed_exchange(&mut stream, &headers, &add_call(id, None)).await;
+        assert!(reply.body().contains(r#""result""#), "{}", reply.whole);
+        times.push(reply.took);
     }
     assert_no_stall("2025-11-25", &times);
 }
