@@ -4,9 +4,12 @@
 //!
 //! rmcp answers each message on a 2025 session with server-sent events. Its head and priming
 //! event are ready as soon as the message is read, and the result only once the tool has run,
-//! so a quick call goes out in two writes, and each wakes the client. On a virtual machine a
-//! wakeup of an idle CPU is dear, dearer than the whole call (see `BENCHMARKS.md`); held, the
-//! head, the priming event and the result leave together, with no byte of them changed.
+//! so a quick call goes out in two writes, and each wakes the client. Held, the head, the
+//! priming event and the result leave together, with no byte of them changed: a system call and
+//! a wakeup less on each side, and a length instead of chunks. What it gives up is the early
+//! head's wakeup of a client whose CPU had gone idle, overlapped with the call; on a machine
+//! whose idle CPUs halt, a server waiting on one such client can lose more than it saves
+//! (`BENCHMARKS.md`, "The 2025 reply in one write").
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -40,7 +43,7 @@ pub(super) async fn hold_if_streamed(
 /// `response` once its body has ended, or `hold` has passed, or [`MAX_HELD_BYTES`] of it are
 /// ready: its first frames ahead of what is still to come. Nothing is copied: the frames are
 /// the body's own.
-pub(super) async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
+async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
     let (parts, mut body) = response.into_parts();
     let mut frames = VecDeque::new();
     let mut held = 0_usize;
