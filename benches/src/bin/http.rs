@@ -10,6 +10,8 @@
 //! - **hyper**: a bare hyper server writing the bytes ours writes, the floor;
 //! - **ours-compact** (instructions only): ours with the compact text mirror rmcp writes
 //!   (`ServerDefaults::mirror(Mirror::Compact)`), the same bytes to frame as rmcp's.
+//! - **ours-streamed** (`http serve` only): ours with `HttpGuard::reply_hold(Duration::ZERO)`,
+//!   its 2025 replies written as rmcp writes them, in two.
 //! - **ours-on-rmcp** (instructions only): `ToolboxServer` served exactly as rmcp-once is (no
 //!   `HttpGuard`, rmcp's `LocalSessionManager`, `axum::serve`): the difference to ours is what
 //!   the guard, the session bound and our serve loop cost, and to rmcp-once what the call costs.
@@ -189,7 +191,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
         std::io::stdout().flush().unwrap();
         let never = std::future::pending::<()>();
         match kind {
-            "ours" | "ours-compact" => {
+            "ours" | "ours-compact" | "ours-streamed" => {
                 const MAX_BODY_BYTES: usize = 4 << 20;
                 let mut toolbox = match kind {
                     "ours-compact" => Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
@@ -208,9 +210,12 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                         .with_json_response(true)
                         .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
                 );
-                let service = HttpGuard::rmcp(service)
+                let mut service = HttpGuard::rmcp(service)
                     .max_body_bytes(MAX_BODY_BYTES)
                     .sessions(sessions);
+                if kind == "ours-streamed" {
+                    service = service.reply_hold(Duration::ZERO);
+                }
                 let router = axum::Router::new().nest_service("/mcp", service);
                 http::serve(listener, router, never, ServeOptions::default()).await;
             }
