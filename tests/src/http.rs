@@ -27,6 +27,8 @@ pub struct Settings {
     pub max_sessions: usize,
     /// rmcp's idle timeout for a session (`SessionConfig::keep_alive`); rmcp's default if `None`.
     pub keep_alive: Option<Duration>,
+    /// `HttpGuard::reply_hold`.
+    pub reply_hold: Duration,
     /// `ResourceServer::layer` in front of the guard, made once the address is known (the resource's URL names it);
     /// its metadata document is served at its well-known path.
     pub auth: Option<Box<dyn FnOnce(SocketAddr) -> ResourceServer + Send>>,
@@ -40,6 +42,7 @@ impl Default for Settings {
             max_body_bytes: mcp_tool_runtime::transport::http::DEFAULT_MAX_BODY_BYTES,
             max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
             keep_alive: None,
+            reply_hold: mcp_tool_runtime::transport::http::DEFAULT_REPLY_HOLD,
             auth: None,
         }
     }
@@ -92,6 +95,7 @@ impl HttpServer {
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
             .max_body_bytes(settings.max_body_bytes)
+            .reply_hold(settings.reply_hold)
             .sessions(sessions);
         let counted = guard.clone();
         let refusals = Box::new(move || counted.refusals());

@@ -4,20 +4,19 @@
 
 use std::sync::atomic::Ordering;
 
+use std::time::Duration;
+
 use mcp_tool_runtime::server::Limits;
 use serde_json::json;
-use tests::http::HttpServer;
+use tests::http::{HttpServer, Settings};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::fixtures::*;
 
-#[tokio::test]
-async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
-    let mut limits = Limits::default();
-    limits.max_calls_per_session = 1;
-    let (served, running) = server(limits);
-    let http = HttpServer::start(served).await;
+/// A session opened on `http`, and a call of `hold` on it written on a connection of its own:
+/// the connection, and the session's headers.
+async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
     let opened = http
         .post(
             &[],
@@ -27,18 +26,12 @@ async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
         )
         .await;
     let session = opened.header("mcp-session-id").unwrap().to_owned();
-    let headers = [
-        ("Mcp-Session-Id", session.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
     http.send(
         "POST",
-        &headers,
+        &on(&session),
         &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
     )
     .await;
-
-    // The call, on a connection of its own, read to its reply's head, then closed.
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                       "params": {"name": "hold", "arguments": {}}})
     .to_string();
@@ -51,6 +44,26 @@ async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
         call.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
+    (stream, session)
+}
+
+/// The headers of a message on `session`.
+fn on(session: &str) -> [(&str, &str); 2] {
+    [
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ]
+}
+
+#[tokio::test]
+async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
+    let mut limits = Limits::default();
+    limits.max_calls_per_session = 1;
+    let (served, running) = server(limits);
+    let http = HttpServer::start(served).await;
+
+    // The call read to its reply's head, then its connection closed.
+    let (mut stream, session) = a_call_of_hold(&http).await;
     let mut head = [0; 512];
     let n = stream.read(&mut head).await.unwrap();
     assert!(String::from_utf8_lossy(&head[..n]).starts_with("HTTP/1.1 200"));
@@ -65,10 +78,34 @@ async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
     let again = http
         .send(
             "POST",
-            &headers,
+            &on(&session),
             &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                     "params": {"name": "add", "arguments": {"a": 1, "b": 2}}}),
         )
         .await;
     assert!(again.message["result"].is_object(), "{again:?}");
+}
+
+#[tokio::test]
+async fn a_call_whose_client_hung_up_while_its_reply_was_held_stops() {
+    let (served, running) = server(Limits::default());
+    // Held far longer than the test waits: only the hang-up can end the call in time.
+    let settings = Settings {
+        reply_hold: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let http = HttpServer::start_with(served, settings).await;
+
+    // The call's connection closed while its reply's head is still held.
+    let (mut stream, _) = a_call_of_hold(&http).await;
+    eventually("the call runs", || running.0.load(Ordering::SeqCst) == 1).await;
+    let mut nothing = [0; 1];
+    let early = tokio::time::timeout(Duration::from_millis(200), stream.read(&mut nothing)).await;
+    assert!(early.is_err(), "the head left during the hold");
+    drop(stream);
+
+    eventually("the abandoned call stops", || {
+        running.0.load(Ordering::SeqCst) == 0
+    })
+    .await;
 }
