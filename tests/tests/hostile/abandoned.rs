@@ -3,7 +3,6 @@
 //! kept it running, holding its slot, until the session idled out five minutes later).
 
 use std::sync::atomic::Ordering;
-
 use std::time::Duration;
 
 use mcp_tool_runtime::server::Limits;
