@@ -223,14 +223,7 @@ where
         if parts.method != Method::POST {
             return Box::pin(not_post(inner, parts));
         }
-        // A streamed reply is held until its stream ends, briefly: after the POST's future,
-        // not in it, where the hold's timer would make every request's future larger.
-        let hold = self.reply_hold;
-        Box::pin(
-            self.settings()
-                .post(inner, parts, body, opener)
-                .then(move |Ok(response)| held::hold_if_streamed(response, hold)),
-        )
+        Box::pin(self.post_and_hold(inner, parts, body, opener))
     }
 }
 
@@ -282,6 +275,32 @@ impl<S> HttpGuard<S> {
             has_session_header: session_header.is_some(),
             on_session: session.is_some(),
         })
+    }
+
+    /// The future of a POST: its body read, screened and passed to `inner`, and a streamed reply
+    /// held until its stream ends, briefly (after the POST's own future, not in it, where the
+    /// hold's timer would make every request's future larger).
+    fn post_and_hold<B>(
+        &self,
+        inner: S,
+        parts: http::request::Parts,
+        body: B,
+        opener: Opener,
+    ) -> impl Future<Output = Result<HttpResponse, Infallible>> + use<S, B>
+    where
+        S: tower_service::Service<
+                Request<Full<Bytes>>,
+                Response = HttpResponse,
+                Error = Infallible,
+            > + Send
+            + 'static,
+        S::Future: Send,
+        B: http_body::Body,
+    {
+        let hold = self.reply_hold;
+        self.settings()
+            .post(inner, parts, body, opener)
+            .then(move |Ok(response)| held::hold_if_streamed(response, hold))
     }
 
     /// This guard's settings and counters, without the service it guards.
@@ -636,9 +655,7 @@ mod tests {
     ) -> usize {
         let (parts, ()) = Request::post("/mcp").body(()).unwrap().into_parts();
         let opener = guard.opener(&parts).ok().unwrap();
-        let future = guard
-            .settings()
-            .post(guard.inner.clone(), parts, body, opener);
+        let future = guard.post_and_hold(guard.inner.clone(), parts, body, opener);
         std::mem::size_of_val(&future)
     }
 
