@@ -45,7 +45,7 @@ pub(super) async fn hold_if_streamed(
 /// the body's own.
 async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
     let (parts, mut body) = response.into_parts();
-    let mut frames = VecDeque::new();
+    let mut frames = Ahead::default();
     let mut held = 0_usize;
     let mut ended = false;
     let mut deadline = pin!(tokio::time::sleep(hold));
@@ -54,7 +54,7 @@ async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
             match Pin::new(&mut body).poll_frame(cx) {
                 Poll::Ready(Some(Ok(frame))) => {
                     held += frame.data_ref().map_or(0, Bytes::len);
-                    frames.push_back(frame);
+                    frames.push(frame);
                     if held > MAX_HELD_BYTES {
                         return Poll::Ready(());
                     }
@@ -76,8 +76,48 @@ async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
 /// A body whose first frames were read ahead: those, then the rest of the body, if it had not
 /// ended.
 struct Held {
-    frames: VecDeque<Frame<Bytes>>,
+    frames: Ahead,
     rest: Option<BoxBody<Bytes, Infallible>>,
+}
+
+/// The frames read ahead, in order: the first two in place (a quick call's priming event and
+/// result, so most replies allocate nothing for them), any more in a queue. Every frame is
+/// pushed before the first is taken.
+#[derive(Default)]
+struct Ahead {
+    first: [Option<Frame<Bytes>>; 2],
+    more: VecDeque<Frame<Bytes>>,
+}
+
+impl Ahead {
+    fn push(&mut self, frame: Frame<Bytes>) {
+        match self.first.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some(frame),
+            None => self.more.push_back(frame),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Frame<Bytes>> {
+        self.first
+            .iter_mut()
+            .find_map(Option::take)
+            .or_else(|| self.more.pop_front())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.first.iter().all(Option::is_none) && self.more.is_empty()
+    }
+
+    /// The bytes of the data frames.
+    fn len(&self) -> u64 {
+        self.first
+            .iter()
+            .flatten()
+            .chain(&self.more)
+            .filter_map(Frame::data_ref)
+            .map(|data| data.len() as u64)
+            .sum()
+    }
 }
 
 impl Body for Held {
@@ -88,7 +128,7 @@ impl Body for Held {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        if let Some(frame) = self.frames.pop_front() {
+        if let Some(frame) = self.frames.pop() {
             return Poll::Ready(Some(Ok(frame)));
         }
         match &mut self.rest {
@@ -104,12 +144,7 @@ impl Body for Held {
     /// Exact once the body has ended: its length then goes in the head, and no chunk framing
     /// is written.
     fn size_hint(&self) -> SizeHint {
-        let held = self
-            .frames
-            .iter()
-            .filter_map(Frame::data_ref)
-            .map(|data| data.len() as u64)
-            .sum::<u64>();
+        let held = self.frames.len();
         match &self.rest {
             None => SizeHint::with_exact(held),
             Some(rest) => {
@@ -201,6 +236,18 @@ mod tests {
         assert!(!response.body().is_end_stream());
         drop(send);
         assert_eq!(text(response).await.len(), MAX_HELD_BYTES + 1);
+    }
+
+    #[tokio::test]
+    async fn frames_past_the_first_two_keep_their_order() {
+        let (response, send) = streamed();
+        for data in [&b"one"[..], b"two", b"three", b"four"] {
+            send.send(Bytes::from_static(data)).await.unwrap();
+        }
+        drop(send);
+        let response = hold(response, Duration::from_secs(10)).await;
+        assert_eq!(response.body().size_hint().exact(), Some(15));
+        assert_eq!(text(response).await, b"onetwothreefour");
     }
 
     #[tokio::test]
