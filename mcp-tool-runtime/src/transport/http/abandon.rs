@@ -16,7 +16,7 @@ use http_body_util::{BodyExt, Full};
 use rmcp::model::RequestId;
 
 use super::body::HttpResponse;
-use super::guard::{SESSION_ID, outline_or_reply};
+use super::guard::{Guarded, SESSION_ID, outline_or_reply};
 
 /// A reply body that runs `on_abandon` if it is dropped before its last frame. The closure is
 /// held in place, not boxed: the body is boxed once, as a response's body is.
@@ -144,10 +144,7 @@ pub(super) fn cancel_if_abandoned<S>(
     canceller: S,
 ) -> HttpResponse
 where
-    S: tower_service::Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>
-        + Send
-        + 'static,
-    S::Future: Send,
+    S: Guarded,
 {
     let (parts, body) = response.into_parts();
     // In a mutex only to be `Sync`, as a boxed body must be.

@@ -227,6 +227,30 @@ where
     }
 }
 
+/// The service a guard passes requests to, as its futures need it: it takes the body whole,
+/// answers with an [`HttpResponse`], and it and its futures can move between threads.
+pub(super) trait Guarded:
+    tower_service::Service<
+        Request<Full<Bytes>>,
+        Response = HttpResponse,
+        Error = Infallible,
+        Future: Send,
+    > + Send
+    + 'static
+{
+}
+
+impl<S> Guarded for S where
+    S: tower_service::Service<
+            Request<Full<Bytes>>,
+            Response = HttpResponse,
+            Error = Infallible,
+            Future: Send,
+        > + Send
+        + 'static
+{
+}
+
 /// What the guard knows of a request's sender before its body arrives, as sessions need it.
 struct Opener {
     /// Whom a session it opens belongs to: anyone else is told it does not exist.
@@ -288,13 +312,7 @@ impl<S> HttpGuard<S> {
         opener: Opener,
     ) -> impl Future<Output = Result<HttpResponse, Infallible>> + use<S, B>
     where
-        S: tower_service::Service<
-                Request<Full<Bytes>>,
-                Response = HttpResponse,
-                Error = Infallible,
-            > + Send
-            + 'static,
-        S::Future: Send,
+        S: Guarded,
         B: http_body::Body,
     {
         let hold = self.reply_hold;
@@ -353,13 +371,7 @@ impl HttpGuard<()> {
         opener: Opener,
     ) -> impl Future<Output = Result<HttpResponse, Infallible>>
     where
-        S: tower_service::Service<
-                Request<Full<Bytes>>,
-                Response = HttpResponse,
-                Error = Infallible,
-            > + Send
-            + 'static,
-        S::Future: Send,
+        S: Guarded,
         B: http_body::Body,
     {
         async move {
