@@ -16,7 +16,8 @@ use http_body_util::{BodyExt, Full};
 use rmcp::model::RequestId;
 
 use super::body::HttpResponse;
-use super::guard::{Guarded, SESSION_ID, outline_or_reply};
+use super::guard::{Guarded, SESSION_ID};
+use super::outline::outline_or_reply;
 
 /// A reply body that runs `on_abandon` if it is dropped before its last frame. The closure is
 /// held in place, not boxed: the body is boxed once, as a response's body is.

@@ -15,7 +15,7 @@ use http::{HeaderName, Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full};
 use memchr::memmem::Finder;
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
+use rmcp::model::{ErrorData, RequestId};
 use rmcp::service::TxJsonRpcMessage;
 use rmcp::transport::StreamableHttpService;
 
@@ -27,13 +27,14 @@ use super::inflight::{
     DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER, InFlight, OverBudget,
     Sender,
 };
+use super::outline::{outline_or_reply, unread_outline};
 use super::refusals::{Counters, HttpRefusals, Refusal};
 use super::sessions::{BoundedSessions, BoundedSessionsError};
 use super::shared::SharedRmcp;
 use crate::server::reached;
 use crate::transport::budget::DEFAULT_MAX_ELEMENTS;
-use crate::transport::budget::{self, Outline, may_name, outline};
-use crate::transport::reply::{find_id, parse, refusal};
+use crate::transport::budget::{self, Outline, may_name};
+use crate::transport::reply::{find_id, parse};
 
 /// The default largest request body [`HttpGuard`] accepts: 16 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 << 20;
@@ -574,39 +575,6 @@ impl HttpGuard<()> {
     }
 }
 
-/// The outline of `body` (skimmed, or counted within `max_elements`), or the reply refusing it.
-/// A message whose outline cannot be trusted (a key it reads came twice) is read whole, as rmcp
-/// will read it. A notification that cannot be read is owed no reply: rmcp answers it. With the
-/// reply, whether it refuses the message for its element budget (rather than as unreadable).
-pub(super) fn outline_or_reply(
-    body: &[u8],
-    max_elements: usize,
-) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
-    match outline(body, max_elements) {
-        Err(unread) => unread_outline(body, unread, max_elements),
-        Ok(outline) if outline.repeated => match parse(body) {
-            Ok(message) => Ok(outline_of(&message)),
-            Err(reply) => reply.map_or(Ok(Outline::default()), |reply| Err((reply, false))),
-        },
-        Ok(outline) => Ok(outline),
-    }
-}
-
-/// A body its element budget's pass could not read: the reply it is owed, with whether the pass
-/// refused it for the budget (rather than as unreadable); or, owed none (a notification), an
-/// empty outline, and rmcp answers it.
-fn unread_outline(
-    body: &[u8],
-    unread: budget::Refused,
-    max_elements: usize,
-) -> Result<Outline, (Box<TxJsonRpcMessage<RoleServer>>, bool)> {
-    let over_budget = matches!(unread, budget::Refused::OverBudget);
-    match refusal(body, unread, max_elements) {
-        Some(reply) => Err((reply, over_budget)),
-        None => Ok(Outline::default()),
-    }
-}
-
 /// What rmcp answers for a session it does not know (the MCP spec: 404).
 fn session_not_found() -> HttpResponse {
     Response::builder()
@@ -621,35 +589,6 @@ static TOOLS_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("too
 
 /// The header naming a Streamable HTTP session.
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
-
-/// The outline of a message rmcp's model holds.
-fn outline_of(message: &ClientJsonRpcMessage) -> Outline {
-    let JsonRpcMessage::Request(request) = message else {
-        return Outline::default();
-    };
-    let (method, name) = match &request.request {
-        ClientRequest::InitializeRequest(_) => ("initialize".to_owned(), None),
-        ClientRequest::CallToolRequest(call) => {
-            ("tools/call".to_owned(), Some(call.params.name.to_string()))
-        }
-        ClientRequest::CustomRequest(custom) => (
-            custom.method.clone(),
-            custom
-                .params
-                .as_ref()
-                .and_then(|p| p.get("name"))
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned),
-        ),
-        _ => (String::new(), None),
-    };
-    Outline {
-        method: Some(method),
-        id: Some(request.id.clone()),
-        name,
-        repeated: false,
-    }
-}
 
 #[cfg(test)]
 mod tests {

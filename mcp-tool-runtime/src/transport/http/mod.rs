@@ -14,6 +14,7 @@
 //! One concept a file:
 //! - `guard`: [`HttpGuard`], its settings, and what it refuses;
 //! - `body`: reading a body whole within a limit, and the responses the guard answers with;
+//! - `outline`: what the guard reads of a body (method, id, tool), or the reply refusing it;
 //! - `inflight`: the request body bytes the guard holds at once, each sender's share and all;
 //! - `refusals`: [`HttpRefusals`], what the guard refused, by limit;
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
@@ -36,6 +37,7 @@ pub(crate) mod gate;
 mod guard;
 mod held;
 mod inflight;
+mod outline;
 mod peers;
 mod proxied;
 mod refusals;
