@@ -46,16 +46,14 @@ pub(super) async fn hold_if_streamed(
 async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
     let (parts, mut body) = response.into_parts();
     let mut frames = Ahead::default();
-    let mut held = 0_usize;
     let mut ended = false;
     let mut deadline = pin!(tokio::time::sleep(hold));
     std::future::poll_fn(|cx| {
         loop {
             match Pin::new(&mut body).poll_frame(cx) {
                 Poll::Ready(Some(Ok(frame))) => {
-                    held += frame.data_ref().map_or(0, Bytes::len);
                     frames.push(frame);
-                    if held > MAX_HELD_BYTES {
+                    if frames.bytes > MAX_HELD_BYTES {
                         return Poll::Ready(());
                     }
                 }
@@ -87,10 +85,13 @@ struct Held {
 struct Ahead {
     first: [Option<Frame<Bytes>>; 2],
     more: VecDeque<Frame<Bytes>>,
+    /// The bytes of the data frames held.
+    bytes: usize,
 }
 
 impl Ahead {
     fn push(&mut self, frame: Frame<Bytes>) {
+        self.bytes += frame.data_ref().map_or(0, Bytes::len);
         match self.first.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(frame),
             None => self.more.push_back(frame),
@@ -98,25 +99,17 @@ impl Ahead {
     }
 
     fn pop(&mut self) -> Option<Frame<Bytes>> {
-        self.first
+        let frame = self
+            .first
             .iter_mut()
             .find_map(Option::take)
-            .or_else(|| self.more.pop_front())
+            .or_else(|| self.more.pop_front())?;
+        self.bytes -= frame.data_ref().map_or(0, Bytes::len);
+        Some(frame)
     }
 
     fn is_empty(&self) -> bool {
         self.first.iter().all(Option::is_none) && self.more.is_empty()
-    }
-
-    /// The bytes of the data frames.
-    fn len(&self) -> u64 {
-        self.first
-            .iter()
-            .flatten()
-            .chain(&self.more)
-            .filter_map(Frame::data_ref)
-            .map(|data| data.len() as u64)
-            .sum()
     }
 }
 
@@ -144,7 +137,7 @@ impl Body for Held {
     /// Exact once the body has ended: its length then goes in the head, and no chunk framing
     /// is written.
     fn size_hint(&self) -> SizeHint {
-        let held = self.frames.len();
+        let held = self.frames.bytes as u64;
         match &self.rest {
             None => SizeHint::with_exact(held),
             Some(rest) => {
