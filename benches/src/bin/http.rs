@@ -785,89 +785,106 @@ impl PolledIdle {
 /// fewer of them, however little each costs. With idle held to polling, what is left is what
 /// the requests cost.
 fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
-    const CONNECTIONS: usize = 16;
-    const PINNED: [&str; 2] = ["ours", "rmcp-once"];
     let [server_cpu, load_cpu, ..] = allowed_cpus()[..] else {
         println!("## Pinned\n\n(skipped: this process may run on one CPU only)\n");
         return;
     };
-    let (server_cpu, load_cpu) = (server_cpu.to_string(), load_cpu.to_string());
+    let cpus = (server_cpu.to_string(), load_cpu.to_string());
     println!(
         "## Pinned: each server on CPU {server_cpu} (one worker), wrk on CPU {load_cpu}, \
-         {CONNECTIONS} connections, {rounds} alternating rounds of {seconds} s, medians\n"
+         {PINNED_CONNECTIONS} connections, {rounds} alternating rounds of {seconds} s, medians\n"
     );
     println!(
         "| idle | version | server | requests/s | CPU µs/request | halts/request | x rmcp-once requests/s | x rmcp-once CPU |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-    for polled in [false, true] {
-        let (idle, _held) = match polled {
-            false => ("halts", None),
-            true => match PolledIdle::hold() {
-                Some(held) => ("polls", Some(held)),
-                None => {
-                    println!(
-                        "| polls | (skipped: /dev/cpu_dma_latency cannot be written) | | | | | | |"
-                    );
-                    continue;
-                }
-            },
-        };
+    for idle in ["halts", "polls"] {
+        // Held, idle polls until the end of this round of the loop.
+        let polled = (idle == "polls").then(PolledIdle::hold).flatten();
+        if idle == "polls" && polled.is_none() {
+            println!("| polls | (skipped: /dev/cpu_dma_latency cannot be written) | | | | | | |");
+            continue;
+        }
         for version in VERSIONS {
-            let mut rps = [Vec::new(), Vec::new()];
-            let mut cpu = [Vec::new(), Vec::new()];
-            let mut halted = [Vec::new(), Vec::new()];
-            for round in 0..rounds {
-                let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
-                for at in order {
-                    let server = Server::start_on(PINNED[at], &server_cpu);
-                    let session = session_for(PINNED[at], version, server.port);
-                    let load = || {
-                        load_on(
-                            Some(&load_cpu),
-                            &server,
-                            version,
-                            session.as_deref(),
-                            CONNECTIONS,
-                            seconds,
-                            dir,
-                        )
-                    };
-                    // A first round warms the server (its allocator, its session); the second
-                    // counts.
-                    load();
-                    let before = halts(&server_cpu);
-                    let point = load();
-                    let after = halts(&server_cpu);
-                    server.stop();
-                    rps[at].push(point.rps);
-                    cpu[at].push(point.cpu_us_per_request);
-                    if let (Some(before), Some(after)) = (before, after) {
-                        halted[at].push((after - before) as f64 / point.requests);
-                    }
-                }
-            }
-            let middle = |values: &mut Vec<f64>| {
-                values.sort_by(f64::total_cmp);
-                values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-            };
-            let rps = rps.each_mut().map(middle);
-            let cpu = cpu.each_mut().map(middle);
-            let halted = halted.each_mut().map(middle);
-            for at in 0..2 {
+            let [ours, once] = pinned_medians(version, rounds, seconds, dir, &cpus);
+            for (server, medians) in PINNED.into_iter().zip([ours, once]) {
                 println!(
-                    "| {idle} | {version} | {} | {:.0} | {:.1} | {:.2} | {:.3}x | {:.3}x |",
-                    PINNED[at],
-                    rps[at],
-                    cpu[at],
-                    halted[at],
-                    rps[at] / rps[1],
-                    cpu[at] / cpu[1]
+                    "| {idle} | {version} | {server} | {:.0} | {:.1} | {:.2} | {:.3}x | {:.3}x |",
+                    medians.rps,
+                    medians.cpu,
+                    medians.halts,
+                    medians.rps / once.rps,
+                    medians.cpu / once.cpu
                 );
             }
         }
     }
     println!();
+}
+
+/// The servers [`pinned`] compares, and the connections it loads them with.
+const PINNED: [&str; 2] = ["ours", "rmcp-once"];
+const PINNED_CONNECTIONS: usize = 16;
+
+/// A pinned server's medians over its rounds: requests/s, CPU µs per request, and halts of its
+/// CPU per request (NaN where the kernel does not count them).
+#[derive(Clone, Copy)]
+struct PinnedMedians {
+    rps: f64,
+    cpu: f64,
+    halts: f64,
+}
+
+/// [`PINNED`]'s servers at `version`, each on `cpus.0` with wrk on `cpus.1`, taking turns for
+/// `rounds` rounds of `seconds` (the first of each pair alternating).
+fn pinned_medians(
+    version: &str,
+    rounds: usize,
+    seconds: u64,
+    dir: &std::path::Path,
+    (server_cpu, load_cpu): &(String, String),
+) -> [PinnedMedians; 2] {
+    let mut rps = [Vec::new(), Vec::new()];
+    let mut cpu = [Vec::new(), Vec::new()];
+    let mut halted = [Vec::new(), Vec::new()];
+    for round in 0..rounds {
+        let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+        for at in order {
+            let server = Server::start_on(PINNED[at], server_cpu);
+            let session = session_for(PINNED[at], version, server.port);
+            let load = || {
+                load_on(
+                    Some(load_cpu),
+                    &server,
+                    version,
+                    session.as_deref(),
+                    PINNED_CONNECTIONS,
+                    seconds,
+                    dir,
+                )
+            };
+            // A first round warms the server (its allocator, its session); the second counts.
+            load();
+            let before = halts(server_cpu);
+            let point = load();
+            let after = halts(server_cpu);
+            server.stop();
+            rps[at].push(point.rps);
+            cpu[at].push(point.cpu_us_per_request);
+            if let (Some(before), Some(after)) = (before, after) {
+                halted[at].push((after - before) as f64 / point.requests);
+            }
+        }
+    }
+    let middle = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    [0, 1].map(|at| PinnedMedians {
+        rps: middle(&mut rps[at]),
+        cpu: middle(&mut cpu[at]),
+        halts: middle(&mut halted[at]),
+    })
 }
 
 fn main() {
