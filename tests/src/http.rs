@@ -238,21 +238,33 @@ async fn write_request(
             headers.push(("Mcp-Name", name.to_owned()));
         }
     }
-    let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n",
-        addr,
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
+    let mut request = request_head(method, path, &addr.to_string(), body.len());
+    request.push_str("Connection: close\r\n");
+    end_head(&mut request, headers);
     let mut stream = TcpStream::connect(addr).await?;
     stream.write_all(request.as_bytes()).await?;
     stream.write_all(body).await?;
     Ok(stream)
+}
+
+/// The start of a request's head, as an MCP client writes it: its line, `Host`, and the
+/// headers of a JSON body of `length` bytes that takes either kind of reply.
+fn request_head(method: &str, path: &str, host: &str, length: usize) -> String {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n"
+    )
+}
+
+/// Adds `headers` to a request's head, and ends it.
+fn end_head<N: std::fmt::Display, V: std::fmt::Display>(
+    request: &mut String,
+    headers: impl IntoIterator<Item = (N, V)>,
+) {
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
 }
 
 /// A POST whose reply stream a test keeps open and reads as it comes: a listen stream, or a
@@ -403,15 +415,8 @@ pub async fn timed_exchange(
     message: &Value,
 ) -> Timed {
     let body = message.to_string();
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
+    let mut request = request_head("POST", "/mcp", "127.0.0.1", body.len());
+    end_head(&mut request, headers.iter().copied());
     request.push_str(&body);
     let started = std::time::Instant::now();
     stream.write_all(request.as_bytes()).await.unwrap();
