@@ -148,6 +148,8 @@ impl<S> HttpGuard<S> {
     /// message on a 2025 session) waits for its stream to end ([`DEFAULT_REPLY_HOLD`] unless
     /// set), so that a quick call's head, priming event and result leave in one write rather
     /// than two, waking the client once. The bytes are the same; only when they leave changes.
+    /// The stream is first given a turn of the scheduler, in which a quick call most often
+    /// ends, and only one still open after it is held on a timer.
     /// A stream still open when the time is up (a slow call, or one sending progress) goes on
     /// from there as it came, its first events that much later; so does one with 64 KiB
     /// ready. `Duration::ZERO` sends every head as soon as rmcp gives it.

@@ -43,32 +43,62 @@ pub(super) async fn hold_if_streamed(
 /// `response` once its body has ended, or `hold` has passed, or [`MAX_HELD_BYTES`] of it are
 /// ready: its first frames ahead of what is still to come. Nothing is copied: the frames are
 /// the body's own.
+///
+/// The body is first given a turn of the scheduler: a quick call's result is most often ready by
+/// then (rmcp's tasks that carry it run in that turn), and no timer is armed for it. Only a call
+/// still running after it is held on a timer, for up to `hold`. A timer armed for every call woke
+/// the runtime's parked worker each time: four `futex` calls a request where the turn leaves
+/// less than one (`BENCHMARKS.md`, "The 2025 reply in one write").
 async fn hold(response: HttpResponse, hold: Duration) -> HttpResponse {
     let (parts, mut body) = response.into_parts();
     let mut frames = Ahead::default();
-    let mut ended = false;
-    let mut deadline = pin!(tokio::time::sleep(hold));
-    std::future::poll_fn(|cx| {
+    let mut read = {
+        let turn = pin!(tokio::task::yield_now());
+        read_ahead(&mut body, &mut frames, turn).await
+    };
+    if let Read::Waited = read {
+        let deadline = pin!(tokio::time::sleep(hold));
+        read = read_ahead(&mut body, &mut frames, deadline).await;
+    }
+    let rest = match read {
+        Read::Ended => None,
+        Read::Full | Read::Waited => Some(body),
+    };
+    Response::from_parts(parts, Held { frames, rest }.boxed())
+}
+
+/// Why reading a body ahead stopped.
+enum Read {
+    /// The body ended.
+    Ended,
+    /// [`MAX_HELD_BYTES`] of it are ready.
+    Full,
+    /// What it was read ahead until came first.
+    Waited,
+}
+
+/// Reads `body`'s frames into `frames` until it ends, [`MAX_HELD_BYTES`] are ready, or `until`
+/// completes, whichever comes first. (Not an `async fn`: it would hold `until` twice.)
+fn read_ahead<'a>(
+    body: &'a mut BoxBody<Bytes, Infallible>,
+    frames: &'a mut Ahead,
+    mut until: Pin<&'a mut impl Future<Output = ()>>,
+) -> impl Future<Output = Read> + 'a {
+    std::future::poll_fn(move |cx| {
         loop {
-            match Pin::new(&mut body).poll_frame(cx) {
+            match Pin::new(&mut *body).poll_frame(cx) {
                 Poll::Ready(Some(Ok(frame))) => {
                     frames.push(frame);
                     if frames.bytes > MAX_HELD_BYTES {
-                        return Poll::Ready(());
+                        return Poll::Ready(Read::Full);
                     }
                 }
                 Poll::Ready(Some(Err(never))) => match never {},
-                Poll::Ready(None) => {
-                    ended = true;
-                    return Poll::Ready(());
-                }
-                Poll::Pending => return deadline.as_mut().poll(cx),
+                Poll::Ready(None) => return Poll::Ready(Read::Ended),
+                Poll::Pending => return until.as_mut().poll(cx).map(|()| Read::Waited),
             }
         }
     })
-    .await;
-    let rest = (!ended).then_some(body);
-    Response::from_parts(parts, Held { frames, rest }.boxed())
 }
 
 /// A body whose first frames were read ahead: those, then the rest of the body, if it had not
@@ -197,6 +227,26 @@ mod tests {
         let response = hold(response, Duration::from_secs(10)).await;
         assert_eq!(response.body().size_hint().exact(), Some(23));
         assert_eq!(text(response).await, b"id: 0\ndata:\n\ndata: {}\n\n");
+    }
+
+    /// On a runtime without timers, where arming one panics: a stream that ends within a turn of
+    /// the scheduler is held whole, and no timer is armed for it.
+    #[test]
+    fn a_stream_that_ends_within_a_turn_arms_no_timer() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (response, send) = streamed();
+            tokio::spawn(async move {
+                for data in [&b"id: 0\ndata:\n\n"[..], b"data: {}\n\n"] {
+                    send.send(Bytes::from_static(data)).await.unwrap();
+                }
+            });
+            let response = hold(response, Duration::from_secs(10)).await;
+            assert_eq!(response.body().size_hint().exact(), Some(23));
+            assert_eq!(text(response).await, b"id: 0\ndata:\n\ndata: {}\n\n");
+        });
     }
 
     #[tokio::test]
