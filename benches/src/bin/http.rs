@@ -531,12 +531,14 @@ fn recorded(version: &str, dir: &std::path::Path) -> Vec<String> {
     ]
 }
 
-/// The wrk script: the call's body and headers from the environment; replies that are not the
-/// tool's result are counted and reported.
+/// The wrk script: the call's body and headers from the environment, each request with an id of
+/// its own (a 2025 session answers one request of an id at a time: with one id on every
+/// connection, all but one of them waited, and the load was one connection's); replies that
+/// are not the tool's result are counted and reported.
 const SCRIPT: &str = r#"
 local f = io.open(os.getenv("MCP_BODY_FILE"), "rb")
 wrk.method = "POST"
-wrk.body = f:read("*a")
+local before, after = string.match(f:read("*a"), '^(.-"id":)1(,.*)$')
 f:close()
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
@@ -544,7 +546,14 @@ for name, value in string.gmatch(os.getenv("MCP_HEADERS"), "([^:\n]+): ([^\n]*)"
   wrk.headers[name] = value
 end
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("next_id", #threads * 1000000000)
+end
+function request()
+  next_id = next_id + 1
+  return wrk.format(nil, nil, nil, before .. next_id .. after)
+end
 bad = 0
 function response(status, headers, body)
   if status ~= 200 or not string.find(body, '"structuredContent"', 1, true) then bad = bad + 1 end
