@@ -26,6 +26,15 @@ pub(crate) async fn hold(#[state] running: &Running) -> u8 {
     std::future::pending().await
 }
 
+/// Answers 42 after half a second, counted among the running calls meanwhile.
+#[mcp_tool]
+pub(crate) async fn slow(#[state] running: &Running) -> u8 {
+    running.0.fetch_add(1, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    running.0.fetch_sub(1, Ordering::SeqCst);
+    42
+}
+
 /// Adds two numbers.
 #[mcp_tool]
 pub(crate) fn add(a: i64, b: i64) -> i64 {
@@ -44,12 +53,13 @@ pub(crate) async fn ask(ctx: &ToolContext) -> Result<String, ClientRequestError>
     Ok(name.accepted().map_or("nobody".to_owned(), |n| n.name))
 }
 
-/// A server of `hold`, `add` and `ask` with `limits`, and the count of its running `hold`s.
+/// A server of `hold`, `slow`, `add` and `ask` with `limits`, and the count of its running `hold`s.
 pub(crate) fn server(limits: Limits) -> (ToolboxServer, Running) {
     let running = Running::default();
     let mut toolbox = Toolbox::new();
     toolbox.insert_state(running.clone());
     toolbox.register(hold::tool()).unwrap();
+    toolbox.register(slow::tool()).unwrap();
     toolbox.register(add::tool()).unwrap();
     toolbox.register(ask::tool()).unwrap();
     let server = ToolboxServer::new(toolbox).unwrap();

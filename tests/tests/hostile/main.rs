@@ -10,5 +10,6 @@ mod client_requests;
 mod fixtures;
 mod listen;
 mod memory;
+mod request_ids;
 mod sessions;
 mod stdio;

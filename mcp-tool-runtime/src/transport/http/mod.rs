@@ -30,6 +30,7 @@
 //! - `tally`: what each key holds of a bounded share (peers' connections, senders' bytes).
 
 mod abandon;
+mod answering;
 pub(crate) mod body;
 mod connections;
 mod deadlines;

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use futures_util::Stream;
+use futures_util::future::Either;
+use futures_util::{Stream, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::RestoreOutcome;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -15,6 +16,7 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, ServerSseMessage, SessionId, SessionManager,
 };
 
+use super::answering::{Answering, id_in_use};
 use crate::server::Holder;
 
 /// The default number of live Streamable HTTP sessions [`BoundedSessions`] allows: 1,000.
@@ -35,6 +37,12 @@ pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 /// security best practices say to bind session ids to the user; without it, a second caller
 /// with a valid token of its own and the first caller's `Mcp-Session-Id` could call tools on the
 /// session, read its stream, answer its consent questions and end it.
+///
+/// A request whose id the session is still answering (JSON-RPC ids must not repeat within a
+/// session) is refused with a JSON-RPC error (`-32600`) carrying that id; the first request is
+/// answered as if it had not come. rmcp alone routed the first request's answer to the second
+/// and never answered the first. An id is free again once its reply has ended, or its client
+/// has hung up.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -60,6 +68,8 @@ pub struct BoundedSessions {
     /// Who opened each session. Hashed with Fx: the keys are the ids the server made (random),
     /// so no client chooses them; a client's id is only looked up (on every request).
     owners: Mutex<HashMap<SessionId, Owner, rustc_hash::FxBuildHasher>>,
+    /// The ids of the requests each session is answering now.
+    answering: Arc<Answering>,
 }
 
 /// Who opened a session: the caller key's bytes (`None` for a caller with none), and whose
@@ -115,6 +125,7 @@ impl BoundedSessions {
             max_sessions_per_caller: DEFAULT_MAX_SESSIONS_PER_CALLER,
             refused: AtomicU64::new(0),
             owners: Mutex::default(),
+            answering: Arc::new(Answering::new(max_sessions)),
         }
     }
 
@@ -227,7 +238,25 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.inner.create_stream(id, message).await?)
+        // A request whose id the session is still answering is refused: rmcp would route the
+        // first one's answer to it, and leave the first unanswered.
+        let in_flight = match &message {
+            ClientJsonRpcMessage::Request(request) => match self.answering.begin(id, &request.id) {
+                Some(in_flight) => Some(in_flight),
+                None => {
+                    let refusal = id_in_use(request.id.clone());
+                    return Ok(Either::Right(futures_util::stream::iter([refusal])));
+                }
+            },
+            _ => None,
+        };
+        // The id is freed when the reply's stream is dropped: at its end, or when its client
+        // hangs up (and so if rmcp refuses the request, or this future is dropped first).
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(Either::Left(stream.map(move |event| {
+            let _ = &in_flight;
+            event
+        })))
     }
 
     async fn accept_message(
