@@ -25,7 +25,7 @@
 //! and of our handler futures that bound it.
 //!
 //! `http pinned [ROUNDS]` (and the end of every run) loads ours and rmcp-once with each server on
-//! the first CPU the bench may use (so one tokio worker) and `wrk` on the second, at 16
+//! the first CPU the bench may use (so one tokio worker) and `wrk` on the second, at 1 and 16
 //! connections, the two taking turns for ROUNDS rounds (7; one in `--quick`): unpinned, the load
 //! and the server share both cores, and the scheduler's spread hides a difference of 10% in CPU
 //! per request.
@@ -784,7 +784,7 @@ impl PolledIdle {
 }
 
 /// Ours and rmcp-once, each on the first CPU this process may use with `wrk` on the second, at
-/// 16 connections and both protocols: `rounds` rounds of `seconds`, the two taking turns (the
+/// 1 and 16 connections and both protocols: `rounds` rounds of `seconds`, the two taking turns (the
 /// first of each pair alternating), each reported by its median requests/s, median CPU per
 /// request and median halts of the server's CPU per request. Twice: as the machine idles, and
 /// with idle held to polling ([`PolledIdle`]), when it can be.
@@ -801,39 +801,43 @@ fn pinned(rounds: usize, seconds: u64, dir: &std::path::Path) {
     let cpus = (server_cpu.to_string(), load_cpu.to_string());
     println!(
         "## Pinned: each server on CPU {server_cpu} (one worker), wrk on CPU {load_cpu}, \
-         {PINNED_CONNECTIONS} connections, {rounds} alternating rounds of {seconds} s, medians\n"
+         {rounds} alternating rounds of {seconds} s, medians\n"
     );
     println!(
-        "| idle | version | server | requests/s | CPU µs/request | halts/request | x rmcp-once requests/s | x rmcp-once CPU |"
+        "| idle | version | connections | server | requests/s | CPU µs/request | halts/request | x rmcp-once requests/s | x rmcp-once CPU |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for idle in ["halts", "polls"] {
         // Held, idle polls until the end of this round of the loop.
         let polled = (idle == "polls").then(PolledIdle::hold).flatten();
         if idle == "polls" && polled.is_none() {
-            println!("| polls | (skipped: /dev/cpu_dma_latency cannot be written) | | | | | | |");
+            println!("| polls | (skipped: /dev/cpu_dma_latency cannot be written) | | | | | | | |");
             continue;
         }
         for version in VERSIONS {
-            let [ours, once] = pinned_medians(version, rounds, seconds, dir, &cpus);
-            for (server, medians) in PINNED.into_iter().zip([ours, once]) {
-                println!(
-                    "| {idle} | {version} | {server} | {:.0} | {:.1} | {:.2} | {:.3}x | {:.3}x |",
-                    medians.rps,
-                    medians.cpu,
-                    medians.halts,
-                    medians.rps / once.rps,
-                    medians.cpu / once.cpu
-                );
+            for connections in PINNED_CONNECTIONS {
+                let [ours, once] =
+                    pinned_medians(version, connections, rounds, seconds, dir, &cpus);
+                for (server, medians) in PINNED.into_iter().zip([ours, once]) {
+                    println!(
+                        "| {idle} | {version} | {connections} | {server} | {:.0} | {:.1} | {:.2} | {:.3}x | {:.3}x |",
+                        medians.rps,
+                        medians.cpu,
+                        medians.halts,
+                        medians.rps / once.rps,
+                        medians.cpu / once.cpu
+                    );
+                }
             }
         }
     }
     println!();
 }
 
-/// The servers [`pinned`] compares, and the connections it loads them with.
+/// The servers [`pinned`] compares, and the connections it loads them with: one client calling
+/// in turn, and sixteen at once.
 const PINNED: [&str; 2] = ["ours", "rmcp-once"];
-const PINNED_CONNECTIONS: usize = 16;
+const PINNED_CONNECTIONS: [usize; 2] = [1, 16];
 
 /// A pinned server's medians over its rounds: requests/s, CPU µs per request, and halts of its
 /// CPU per request (NaN where the kernel does not count them).
@@ -844,10 +848,11 @@ struct PinnedMedians {
     halts: f64,
 }
 
-/// [`PINNED`]'s servers at `version`, each on `cpus.0` with wrk on `cpus.1`, taking turns for
-/// `rounds` rounds of `seconds` (the first of each pair alternating).
+/// [`PINNED`]'s servers at `version` and `connections`, each on `cpus.0` with wrk on `cpus.1`,
+/// taking turns for `rounds` rounds of `seconds` (the first of each pair alternating).
 fn pinned_medians(
     version: &str,
+    connections: usize,
     rounds: usize,
     seconds: u64,
     dir: &std::path::Path,
@@ -867,7 +872,7 @@ fn pinned_medians(
                     &server,
                     version,
                     session.as_deref(),
-                    PINNED_CONNECTIONS,
+                    connections,
                     seconds,
                     dir,
                 )
