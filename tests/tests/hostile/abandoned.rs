@@ -16,21 +16,7 @@ use super::fixtures::*;
 /// A session opened on `http`, and a call of `hold` on it written on a connection of its own:
 /// the connection, and the session's headers.
 async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
-    let opened = http
-        .post(
-            &[],
-            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                               "clientInfo": {"name": "hangs-up", "version": "0"}}}),
-        )
-        .await;
-    let session = opened.header("mcp-session-id").unwrap().to_owned();
-    http.send(
-        "POST",
-        &on(&session),
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    )
-    .await;
+    let session = open_session(http, "hangs-up").await;
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                       "params": {"name": "hold", "arguments": {}}})
     .to_string();
@@ -44,14 +30,6 @@ async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     (stream, session)
-}
-
-/// The headers of a message on `session`.
-fn on(session: &str) -> [(&str, &str); 2] {
-    [
-        ("Mcp-Session-Id", session),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ]
 }
 
 #[tokio::test]

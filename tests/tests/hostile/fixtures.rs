@@ -84,3 +84,32 @@ pub(crate) fn assert_limit(answer: &serde_json::Value, limit: &str, value: usize
     assert_eq!(answer["error"]["data"]["limit"], limit, "{answer}");
     assert_eq!(answer["error"]["data"]["value"], value, "{answer}");
 }
+
+/// Opens a 2025-11-25 session on `http` as the client `name`, and says it is initialized: the
+/// session's id.
+pub(crate) async fn open_session(http: &tests::http::HttpServer, name: &str) -> String {
+    let opened = http
+        .post(
+            &[],
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                               "clientInfo": {"name": name, "version": "0"}}}),
+        )
+        .await;
+    let session = opened.header("mcp-session-id").unwrap().to_owned();
+    http.send(
+        "POST",
+        &on(&session),
+        &serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    session
+}
+
+/// The headers of a message on `session`.
+pub(crate) fn on(session: &str) -> [(&str, &str); 2] {
+    [
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ]
+}

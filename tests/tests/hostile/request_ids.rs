@@ -16,25 +16,8 @@ use super::fixtures::*;
 async fn a_request_id_still_in_flight_on_the_session_is_refused_and_the_first_is_answered() {
     let (served, running) = server(Limits::default());
     let http = HttpServer::start(served).await;
-    let opened = http
-        .post(
-            &[],
-            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                               "clientInfo": {"name": "reuses-ids", "version": "0"}}}),
-        )
-        .await;
-    let session = opened.header("mcp-session-id").unwrap().to_owned();
-    let on = [
-        ("Mcp-Session-Id", session.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
-    http.send(
-        "POST",
-        &on,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    )
-    .await;
+    let session = open_session(&http, "reuses-ids").await;
+    let on = on(&session);
 
     let mut first = OpenStream::post(
         http.addr,
