@@ -1,7 +1,7 @@
 //! A client that sends a request with the id of one of its requests still being answered on
 //! the same session: the second is refused with a JSON-RPC error carrying the id, and the first
-//! is answered as if the second had not come. rmcp alone routed the first call's answer to the
-//! second request and left the first unanswered.
+//! is answered as if the second had not come. rmcp alone answered the second and left the first
+//! unanswered (it routes an answer to the last request that came with its id).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! The ids of the requests each session is answering now: a request that reuses one is refused.
 //!
 //! JSON-RPC ids must not repeat within a session, and rmcp relies on it: it routes an answer by
-//! its id alone, so a second request with the id of one still running took the first one's
-//! answer, and the first request was never answered.
+//! its id alone, to the last request that came with the id. A second request with the id of one
+//! still running left the first unanswered, and could be sent the first one's answer.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -40,9 +40,9 @@ pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 ///
 /// A request whose id the session is still answering (JSON-RPC ids must not repeat within a
 /// session) is refused with a JSON-RPC error (`-32600`) carrying that id; the first request is
-/// answered as if it had not come. rmcp alone routed the first request's answer to the second
-/// and never answered the first. An id is free again once its reply has ended, or its client
-/// has hung up.
+/// answered as if it had not come. rmcp alone routes an answer to the last request that came
+/// with its id: it never answered the first, and could send the second the first one's answer.
+/// An id is free again once its reply has ended, or its client has hung up.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -238,8 +238,8 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        // A request whose id the session is still answering is refused: rmcp would route the
-        // first one's answer to it, and leave the first unanswered.
+        // A request whose id the session is still answering is refused: rmcp would route every
+        // answer of the id to it, and leave the first unanswered.
         let in_flight = match &message {
             ClientJsonRpcMessage::Request(request) => match self.answering.begin(id, &request.id) {
                 Some(in_flight) => Some(in_flight),
