@@ -249,7 +249,7 @@ async fn write_request(
 
 /// The start of a request's head, as an MCP client writes it: its line, `Host`, and the
 /// headers of a JSON body of `length` bytes that takes either kind of reply.
-fn request_head(method: &str, path: &str, host: &str, length: usize) -> String {
+pub fn request_head(method: &str, path: &str, host: &str, length: usize) -> String {
     format!(
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n"
@@ -257,7 +257,7 @@ fn request_head(method: &str, path: &str, host: &str, length: usize) -> String {
 }
 
 /// Adds `headers` to a request's head, and ends it.
-fn end_head<N: std::fmt::Display, V: std::fmt::Display>(
+pub fn end_head<N: std::fmt::Display, V: std::fmt::Display>(
     request: &mut String,
     headers: impl IntoIterator<Item = (N, V)>,
 ) {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcp_tool_runtime::server::Limits;
 use serde_json::json;
-use tests::http::{HttpServer, Settings};
+use tests::http::{HttpServer, Settings, end_head, request_head};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -21,13 +21,9 @@ async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
                       "params": {"name": "hold", "arguments": {}}})
     .to_string();
     let mut stream = TcpStream::connect(http.addr).await.unwrap();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\n\
-         MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{call}",
-        http.addr,
-        call.len()
-    );
+    let mut request = request_head("POST", "/mcp", &http.addr.to_string(), call.len());
+    end_head(&mut request, on(&session));
+    request.push_str(&call);
     stream.write_all(request.as_bytes()).await.unwrap();
     (stream, session)
 }
