@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use mcp_tool_runtime::auth::ResourceServer;
 use mcp_tool_runtime::rmcp::ServerHandler;
+use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::SessionManager;
 use mcp_tool_runtime::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_tool_runtime::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use mcp_tool_runtime::transport::HttpGuard;
@@ -29,6 +30,9 @@ pub struct Settings {
     pub keep_alive: Option<Duration>,
     /// `HttpGuard::reply_hold`.
     pub reply_hold: Duration,
+    /// rmcp's own `LocalSessionManager` in place of `BoundedSessions`, and a guard that is not
+    /// given the sessions (`max_sessions` does not hold).
+    pub plain_sessions: bool,
     /// `ResourceServer::layer` in front of the guard, made once the address is known (the resource's URL names it);
     /// its metadata document is served at its well-known path.
     pub auth: Option<Box<dyn FnOnce(SocketAddr) -> ResourceServer + Send>>,
@@ -43,6 +47,7 @@ impl Default for Settings {
             max_sessions: mcp_tool_runtime::transport::http::DEFAULT_MAX_SESSIONS,
             keep_alive: None,
             reply_hold: mcp_tool_runtime::transport::http::DEFAULT_REPLY_HOLD,
+            plain_sessions: false,
             auth: None,
         }
     }
@@ -79,24 +84,40 @@ impl HttpServer {
         if let Some(keep_alive) = settings.keep_alive {
             manager.session_config.keep_alive = Some(keep_alive);
         }
+        if settings.plain_sessions {
+            return HttpServer::start_on(handler, settings, Arc::new(manager), None).await;
+        }
         let sessions = Arc::new(BoundedSessions::with_manager(
             manager,
             settings.max_sessions,
         ));
+        HttpServer::start_on(handler, settings, sessions.clone(), Some(sessions)).await
+    }
+
+    /// Serves `handler` with the sessions of `manager`, which the guard is given as `sessions`
+    /// if that is `Some`.
+    async fn start_on<M: SessionManager>(
+        handler: impl ServerHandler + Clone,
+        settings: Settings,
+        manager: Arc<M>,
+        sessions: Option<Arc<BoundedSessions>>,
+    ) -> HttpServer {
         let service = StreamableHttpService::new(
             move || Ok(handler.clone()),
-            sessions.clone(),
+            manager,
             // As the serving guide says.
             StreamableHttpServerConfig::default().with_json_response(true),
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let guard = HttpGuard::rmcp(service)
+        let mut guard = HttpGuard::rmcp(service)
             .max_elements(settings.max_elements)
             .body_timeout(settings.body_timeout)
             .max_body_bytes(settings.max_body_bytes)
-            .reply_hold(settings.reply_hold)
-            .sessions(sessions);
+            .reply_hold(settings.reply_hold);
+        if let Some(sessions) = sessions {
+            guard = guard.sessions(sessions);
+        }
         let counted = guard.clone();
         let refusals = Box::new(move || counted.refusals());
         let router = match settings.auth {

@@ -1,6 +1,7 @@
 //! A 2025 call whose client hung up stops and gives its places back: its client closes the
 //! connection carrying the call's reply, and the call is cancelled on its session (rmcp alone
-//! kept it running, holding its slot, until the session idled out five minutes later).
+//! kept it running, holding its slot, until the session idled out five minutes later). With
+//! `BoundedSessions` the sessions cancel it; with rmcp's own session manager, the guard.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -28,12 +29,13 @@ async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
     (stream, session)
 }
 
-#[tokio::test]
-async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
+/// A call that its client hung up on after its reply's head stops, and its place (the session's
+/// one call) is given back, served with `settings`.
+async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back(settings: Settings) {
     let mut limits = Limits::default();
     limits.max_calls_per_session = 1;
     let (served, running) = server(limits);
-    let http = HttpServer::start(served).await;
+    let http = HttpServer::start_with(served, settings).await;
 
     // The call read to its reply's head, then its connection closed.
     let (mut stream, session) = a_call_of_hold(&http).await;
@@ -60,12 +62,27 @@ async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back() {
 }
 
 #[tokio::test]
-async fn a_call_whose_client_hung_up_while_its_reply_was_held_stops() {
+async fn a_call_on_bounded_sessions_whose_client_hung_up_stops_and_gives_its_place_back() {
+    a_call_whose_client_hung_up_stops_and_gives_its_place_back(Settings::default()).await;
+}
+
+#[tokio::test]
+async fn a_call_on_rmcps_sessions_whose_client_hung_up_stops_and_gives_its_place_back() {
+    let settings = Settings {
+        plain_sessions: true,
+        ..Settings::default()
+    };
+    a_call_whose_client_hung_up_stops_and_gives_its_place_back(settings).await;
+}
+
+/// A call that its client hung up on while its reply's head was still held stops, served with
+/// `settings`.
+async fn a_call_whose_client_hung_up_while_its_reply_was_held_stops(settings: Settings) {
     let (served, running) = server(Limits::default());
     // Held far longer than the test waits: only the hang-up can end the call in time.
     let settings = Settings {
         reply_hold: Duration::from_secs(60),
-        ..Settings::default()
+        ..settings
     };
     let http = HttpServer::start_with(served, settings).await;
 
@@ -81,4 +98,18 @@ async fn a_call_whose_client_hung_up_while_its_reply_was_held_stops() {
         running.0.load(Ordering::SeqCst) == 0
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_call_on_bounded_sessions_whose_client_hung_up_while_its_reply_was_held_stops() {
+    a_call_whose_client_hung_up_while_its_reply_was_held_stops(Settings::default()).await;
+}
+
+#[tokio::test]
+async fn a_call_on_rmcps_sessions_whose_client_hung_up_while_its_reply_was_held_stops() {
+    let settings = Settings {
+        plain_sessions: true,
+        ..Settings::default()
+    };
+    a_call_whose_client_hung_up_while_its_reply_was_held_stops(settings).await;
 }

@@ -1,8 +1,9 @@
-//! A 2025 call whose client hung up is cancelled: the body of its server-sent-events reply,
-//! dropped before its end (hyper drops it when the connection closes), sends the session a
-//! `notifications/cancelled` for the call, so the tool stops and gives its places back. rmcp
-//! alone keeps such a call running, holding a slot of the caller's and the session's, until it
-//! ends on its own.
+//! A 2025 call whose client hung up is cancelled, on sessions of a manager other than
+//! [`BoundedSessions`](super::BoundedSessions) (which cancels its own: it knows each request's
+//! id): the body of its server-sent-events reply, dropped before its end (hyper drops it when
+//! the connection closes), sends the session a `notifications/cancelled` for the call, so the
+//! tool stops and gives its places back. rmcp alone keeps such a call running, holding a slot
+//! of the caller's and the session's, until it ends on its own.
 
 use std::convert::Infallible;
 use std::pin::Pin;

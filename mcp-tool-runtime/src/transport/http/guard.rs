@@ -410,8 +410,10 @@ impl HttpGuard<()> {
                 return Ok(json_rpc_response(&reply, StatusCode::SERVICE_UNAVAILABLE));
             }
             // A 2025 call (on a session) is cancelled if its client hangs up; which call it is is
-            // read only then.
-            let may_be_call = opener.on_session && may_name(&body, &TOOLS_CALL);
+            // read only then. `BoundedSessions` cancels its sessions' requests itself, knowing
+            // each one's id.
+            let may_be_call =
+                self.sessions.is_none() && opener.on_session && may_name(&body, &TOOLS_CALL);
             let headers = may_be_call.then(|| Kept::of(&parts.headers));
             let mut response = inner
                 .call(Request::from_parts(parts, Full::new(body.clone())))

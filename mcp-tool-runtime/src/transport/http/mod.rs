@@ -20,7 +20,9 @@
 //! - `gate`: the hook a layer in front leaves for the guard (the per-tool scope check);
 //! - `sessions`: [`BoundedSessions`], rmcp's session manager with a bound;
 //! - `shared`: [`SharedRmcp`], rmcp's service shared by the requests rather than cloned;
-//! - `abandon`: cancelling a 2025 call whose client hung up;
+//! - `answering`: the requests each of [`BoundedSessions`]' sessions is answering: an id in use
+//!   refused, a request whose client hung up cancelled;
+//! - `abandon`: cancelling a 2025 call whose client hung up, on sessions of another manager;
 //! - `held`: a streamed reply's head held until its stream ends, briefly, for one write;
 //! - `serve`: [`serve`], connections with deadlines, bounds and a graceful shutdown;
 //! - `deadlines`: the coarse clock of `serve`'s header deadlines;

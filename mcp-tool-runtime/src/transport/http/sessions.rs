@@ -5,8 +5,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use futures_util::Stream;
 use futures_util::future::Either;
-use futures_util::{Stream, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::RestoreOutcome;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -16,7 +19,7 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, ServerSseMessage, SessionId, SessionManager,
 };
 
-use super::answering::{Answering, id_in_use};
+use super::answering::{Answering, InFlight, id_in_use};
 use crate::server::Holder;
 
 /// The default number of live Streamable HTTP sessions [`BoundedSessions`] allows: 1,000.
@@ -44,6 +47,12 @@ pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 /// with its id: it never answered the first, and could send the second the first one's answer.
 /// An id is free again once its reply has ended, or its client has hung up.
 ///
+/// A request whose client hung up before its reply ended (hyper drops the reply's stream when
+/// the connection closes) is cancelled on its session, as if its client had sent
+/// `notifications/cancelled`: the tool stops, and gives back its places. rmcp alone kept such a
+/// request running, holding its slot of the caller's and the session's, until it ended on its
+/// own. Its id stays in use until the session has the cancellation.
+///
 /// ```
 /// use std::sync::Arc;
 /// use mcp_tool_runtime::transport::http::{BoundedSessions, HttpGuard};
@@ -61,14 +70,13 @@ pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 16;
 /// # drop(service);
 /// ```
 pub struct BoundedSessions {
-    inner: LocalSessionManager,
     max_sessions: usize,
     max_sessions_per_caller: usize,
     refused: AtomicU64,
     /// Who opened each session. Hashed with Fx: the keys are the ids the server made (random),
     /// so no client chooses them; a client's id is only looked up (on every request).
     owners: Mutex<HashMap<SessionId, Owner, rustc_hash::FxBuildHasher>>,
-    /// The ids of the requests each session is answering now.
+    /// The requests each session is answering now, and rmcp's manager of the sessions.
     answering: Arc<Answering>,
 }
 
@@ -120,12 +128,11 @@ impl BoundedSessions {
     /// session settings you chose: idle timeout, channel capacity).
     pub fn with_manager(inner: LocalSessionManager, max_sessions: usize) -> Self {
         BoundedSessions {
-            inner,
             max_sessions,
             max_sessions_per_caller: DEFAULT_MAX_SESSIONS_PER_CALLER,
             refused: AtomicU64::new(0),
             owners: Mutex::default(),
-            answering: Arc::new(Answering::new(max_sessions)),
+            answering: Arc::new(Answering::new(Arc::new(inner), max_sessions)),
         }
     }
 
@@ -139,6 +146,11 @@ impl BoundedSessions {
         self
     }
 
+    /// rmcp's manager of the sessions.
+    fn inner(&self) -> &LocalSessionManager {
+        self.answering.manager()
+    }
+
     /// The number of live sessions allowed.
     pub fn max_sessions(&self) -> usize {
         self.max_sessions
@@ -146,7 +158,7 @@ impl BoundedSessions {
 
     /// The number of live sessions now.
     pub async fn live(&self) -> usize {
-        self.inner.sessions.read().await.len()
+        self.inner().sessions.read().await.len()
     }
 
     /// How many sessions were refused since the server started.
@@ -159,7 +171,7 @@ impl BoundedSessions {
     pub(crate) async fn bind(&self, id: &str, owner: Option<&[u8]>, share: Option<Holder>) {
         let crowded = crate::sync::lock(&self.owners).len() >= self.max_sessions;
         if crowded {
-            let live = self.inner.sessions.read().await;
+            let live = self.inner().sessions.read().await;
             crate::sync::lock(&self.owners).retain(|id, _| live.contains_key(id));
         }
         crate::sync::lock(&self.owners).insert(id.into(), (owner.map(Into::into), share));
@@ -192,7 +204,7 @@ impl BoundedSessions {
             return Some(BoundedSessionsError::Full(self.max_sessions));
         }
         let share = share?;
-        let live = self.inner.sessions.read().await;
+        let live = self.inner().sessions.read().await;
         let held = crate::sync::lock(&self.owners)
             .iter()
             .filter(|(id, (_, of))| of.as_ref() == Some(share) && live.contains_key(*id))
@@ -213,7 +225,7 @@ impl SessionManager for BoundedSessions {
         if self.refuse_another().await {
             return Err(BoundedSessionsError::Full(self.max_sessions));
         }
-        Ok(self.inner.create_session().await?)
+        Ok(self.inner().create_session().await?)
     }
 
     async fn initialize_session(
@@ -221,16 +233,16 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
-        Ok(self.inner.initialize_session(id, message).await?)
+        Ok(self.inner().initialize_session(id, message).await?)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
-        Ok(self.inner.has_session(id).await?)
+        Ok(self.inner().has_session(id).await?)
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         crate::sync::lock(&self.owners).remove(id);
-        Ok(self.inner.close_session(id).await?)
+        Ok(self.inner().close_session(id).await?)
     }
 
     async fn create_stream(
@@ -240,7 +252,7 @@ impl SessionManager for BoundedSessions {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         // A request whose id the session is still answering is refused: rmcp would route every
         // answer of the id to it, and leave the first unanswered.
-        let in_flight = match &message {
+        let mut in_flight = match &message {
             ClientJsonRpcMessage::Request(request) => match self.answering.begin(id, &request.id) {
                 Some(in_flight) => Some(in_flight),
                 None => {
@@ -250,13 +262,18 @@ impl SessionManager for BoundedSessions {
             },
             _ => None,
         };
-        // The id is freed when the reply's stream is dropped: at its end, or when its client
-        // hangs up (and so if rmcp refuses the request, or this future is dropped first).
-        let stream = self.inner.create_stream(id, message).await?;
-        Ok(Either::Left(stream.map(move |event| {
-            let _ = &in_flight;
-            event
-        })))
+        // The request is cancelled if its reply's stream is dropped before its end (its client
+        // hung up; also if this future is dropped first), and not if rmcp refuses it.
+        let stream = match self.inner().create_stream(id, message).await {
+            Ok(stream) => stream,
+            Err(error) => {
+                if let Some(in_flight) = &mut in_flight {
+                    in_flight.settle();
+                }
+                return Err(error.into());
+            }
+        };
+        Ok(Either::Left(Answer { stream, in_flight }))
     }
 
     async fn accept_message(
@@ -264,14 +281,14 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Self::Error> {
-        Ok(self.inner.accept_message(id, message).await?)
+        Ok(self.inner().accept_message(id, message).await?)
     }
 
     async fn create_standalone_stream(
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.inner.create_standalone_stream(id).await?)
+        Ok(self.inner().create_standalone_stream(id).await?)
     }
 
     async fn resume(
@@ -279,20 +296,45 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.inner.resume(id, last_event_id).await?)
+        Ok(self.inner().resume(id, last_event_id).await?)
     }
 
     async fn restore_session(
         &self,
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
-        if !self.inner.has_session(&id).await? && self.refuse_another().await {
+        if !self.inner().has_session(&id).await? && self.refuse_another().await {
             return Err(BoundedSessionsError::Full(self.max_sessions));
         }
-        Ok(self.inner.restore_session(id).await?)
+        Ok(self.inner().restore_session(id).await?)
     }
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
-        self.inner.event_store()
+        self.inner().event_store()
+    }
+}
+
+/// The reply stream of a request on a session, with the mark of its id: the mark is settled
+/// when the stream ends, and, dropped before, cancels the request.
+struct Answer<S> {
+    stream: S,
+    in_flight: Option<InFlight>,
+}
+
+impl<S: Stream + Unpin> Stream for Answer<S> {
+    type Item = S::Item;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+        let next = ready!(Pin::new(&mut self.stream).poll_next(cx));
+        if next.is_none()
+            && let Some(in_flight) = &mut self.in_flight
+        {
+            in_flight.settle();
+        }
+        Poll::Ready(next)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.stream.size_hint()
     }
 }
