@@ -1,6 +1,9 @@
 //! Request bodies read whole within a limit, and the HTTP responses the guard answers with.
 
 use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Response, StatusCode, header};
@@ -30,7 +33,8 @@ pub(super) enum Body {
     Failed,
 }
 
-/// Reads a whole body, keeping at most `limit` bytes: past it, the rest is read and dropped (up
+/// Reads a whole body within `within` of when it first has to be waited for (else
+/// [`Body::TimedOut`]), keeping at most `limit` bytes: past it, the rest is read and dropped (up
 /// to a point), so the client finishes its upload and reads the answer. Each byte kept is
 /// first taken from `reserved`, when given; past what it allows, the rest is read and dropped
 /// the same way.
@@ -42,6 +46,7 @@ pub(super) async fn read_body<B: http_body::Body>(
     body: B,
     limit: usize,
     mut reserved: Option<&mut Reserved>,
+    within: Duration,
 ) -> Body {
     use bytes::Buf as _;
     let mut body = std::pin::pin!(body);
@@ -50,7 +55,23 @@ pub(super) async fn read_body<B: http_body::Body>(
     let mut kept = Vec::new();
     let mut total = 0_usize;
     let mut over_budget = None;
-    while let Some(frame) = body.frame().await {
+    // Armed when the body first has to be waited for: a body that came with its head (most
+    // do) is read with no timer, and no read of the clock. Boxed: only such a body holds it,
+    // and every request's future would otherwise hold room for it.
+    let mut timer: Option<Pin<Box<tokio::time::Sleep>>> = None;
+    loop {
+        let next = std::future::poll_fn(|cx| {
+            if let Poll::Ready(frame) = body.as_mut().poll_frame(cx) {
+                return Poll::Ready(Some(frame));
+            }
+            let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(within)));
+            timer.as_mut().poll(cx).map(|()| None)
+        });
+        let frame = match next.await {
+            Some(Some(frame)) => frame,
+            Some(None) => break,
+            None => return Body::TimedOut,
+        };
         let Ok(frame) = frame else {
             return Body::Failed;
         };
@@ -120,8 +141,12 @@ pub(super) fn json_rpc_response(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futures_util::StreamExt as _;
     use http_body::Frame;
     use http_body_util::StreamBody;
+
+    /// Longer than any of these reads waits.
+    const LONG: Duration = Duration::from_secs(60);
 
     /// A body that comes as these frames.
     fn frames(parts: &[&'static [u8]]) -> impl http_body::Body<Data = Bytes, Error = Infallible> {
@@ -135,7 +160,7 @@ mod tests {
     #[tokio::test]
     async fn a_body_of_one_frame_is_kept_as_that_frames_bytes_not_copied() {
         static PART: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-        let Body::Complete(bytes) = read_body(frames(&[PART]), 1024, None).await else {
+        let Body::Complete(bytes) = read_body(frames(&[PART]), 1024, None, LONG).await else {
             panic!("a body within the limit is read whole");
         };
         assert_eq!(&bytes[..], PART);
@@ -148,8 +173,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_body_of_several_frames_is_joined_in_order() {
-        let Body::Complete(bytes) =
-            read_body(frames(&[b"{\"id\":", b"", b"7,", b"\"a\":1}"]), 1024, None).await
+        let Body::Complete(bytes) = read_body(
+            frames(&[b"{\"id\":", b"", b"7,", b"\"a\":1}"]),
+            1024,
+            None,
+            LONG,
+        )
+        .await
         else {
             panic!("a body within the limit is read whole");
         };
@@ -159,17 +189,45 @@ mod tests {
     #[tokio::test]
     async fn a_body_past_the_limit_keeps_its_beginning_only_whether_or_not_a_frame_fit() {
         // The first frame fits and is held as it came; the second passes the limit.
-        let Body::TooLarge(prefix) =
-            read_body(frames(&[b"{\"id\":9,", b"\"pad\":\"xxxxxxxx\"}"]), 12, None).await
+        let Body::TooLarge(prefix) = read_body(
+            frames(&[b"{\"id\":9,", b"\"pad\":\"xxxxxxxx\"}"]),
+            12,
+            None,
+            LONG,
+        )
+        .await
         else {
             panic!("a body past the limit is refused");
         };
         assert!(prefix.starts_with(b"{\"id\":9,\"pad"), "{prefix:?}");
         // One frame past the limit from the start.
-        let Body::TooLarge(prefix) = read_body(frames(&[b"{\"id\":3,\"pad\":1}"]), 4, None).await
+        let Body::TooLarge(prefix) =
+            read_body(frames(&[b"{\"id\":3,\"pad\":1}"]), 4, None, LONG).await
         else {
             panic!("a body past the limit is refused");
         };
         assert_eq!(prefix, b"{\"id\":3,\"pad\":1}");
+    }
+
+    #[test]
+    fn a_body_that_came_whole_arms_no_timer() {
+        // No timers on this runtime: arming one panics.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let read = runtime.block_on(read_body(frames(&[b"{}", b"\n"]), 1024, None, LONG));
+        assert!(matches!(read, Body::Complete(bytes) if &bytes[..] == b"{}\n"));
+    }
+
+    #[tokio::test]
+    async fn a_body_still_on_its_way_past_the_time_allowed_timed_out() {
+        let within = Duration::from_millis(50);
+        let frames = futures_util::stream::iter([Ok(Frame::data(Bytes::from_static(b"{")))]).chain(
+            futures_util::stream::pending::<Result<Frame<Bytes>, Infallible>>(),
+        );
+        let started = std::time::Instant::now();
+        let read = read_body(StreamBody::new(frames), 1024, None, within).await;
+        assert!(matches!(read, Body::TimedOut));
+        assert!(started.elapsed() >= within);
     }
 }

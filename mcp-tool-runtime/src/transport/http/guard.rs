@@ -138,7 +138,9 @@ impl<S> HttpGuard<S> {
 
     /// How long a request body may take to arrive whole ([`DEFAULT_BODY_TIMEOUT`] unless set):
     /// an upload left unfinished is answered with `-32600` naming the limit and its connection
-    /// closed, so a client cannot hold memory and a connection by uploading slowly.
+    /// closed, so a client cannot hold memory and a connection by uploading slowly. The time
+    /// runs from when the body is first waited for: a body that came with its request's head
+    /// (most do) is read with no timer armed.
     pub fn body_timeout(mut self, timeout: Duration) -> Self {
         self.body_timeout = timeout;
         self
@@ -380,12 +382,14 @@ impl HttpGuard<()> {
         async move {
             // The body's bytes count against its sender's share until its response begins.
             let mut reserved = self.inflight.reserve(Sender::of(&parts));
-            let read = tokio::time::timeout(
+            let read = read_body(
+                body,
+                self.max_body_bytes,
+                Some(&mut reserved),
                 self.body_timeout,
-                read_body(body, self.max_body_bytes, Some(&mut reserved)),
             )
             .await;
-            let body = match self.whole(read.unwrap_or(Body::TimedOut)) {
+            let body = match self.whole(read) {
                 Ok(body) => body,
                 Err(refusal) => return Ok(*refusal),
             };

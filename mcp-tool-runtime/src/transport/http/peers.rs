@@ -102,14 +102,9 @@ pub(super) async fn refuse(
     within: Duration,
 ) -> HttpResponse {
     let id = if request.method() == Method::POST {
-        match tokio::time::timeout(
-            within,
-            read_body(request.into_body(), ID_SEARCH_BYTES, None),
-        )
-        .await
-        {
-            Ok(Body::Complete(bytes)) => find_id(&bytes),
-            Ok(Body::TooLarge(prefix)) => find_id(&prefix),
+        match read_body(request.into_body(), ID_SEARCH_BYTES, None, within).await {
+            Body::Complete(bytes) => find_id(&bytes),
+            Body::TooLarge(prefix) => find_id(&prefix),
             _ => None,
         }
     } else {
