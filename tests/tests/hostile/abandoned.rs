@@ -29,6 +29,14 @@ async fn a_call_of_hold(http: &HttpServer) -> (TcpStream, String) {
     (stream, session)
 }
 
+/// The settings of a server on rmcp's own session manager, whose guard cancels the call.
+fn rmcps_sessions() -> Settings {
+    Settings {
+        plain_sessions: true,
+        ..Settings::default()
+    }
+}
+
 /// A call that its client hung up on after its reply's head stops, and its place (the session's
 /// one call) is given back, served with `settings`.
 async fn a_call_whose_client_hung_up_stops_and_gives_its_place_back(settings: Settings) {
@@ -68,11 +76,7 @@ async fn a_call_on_bounded_sessions_whose_client_hung_up_stops_and_gives_its_pla
 
 #[tokio::test]
 async fn a_call_on_rmcps_sessions_whose_client_hung_up_stops_and_gives_its_place_back() {
-    let settings = Settings {
-        plain_sessions: true,
-        ..Settings::default()
-    };
-    a_call_whose_client_hung_up_stops_and_gives_its_place_back(settings).await;
+    a_call_whose_client_hung_up_stops_and_gives_its_place_back(rmcps_sessions()).await;
 }
 
 /// A call that its client hung up on while its reply's head was still held stops, served with
@@ -107,9 +111,5 @@ async fn a_call_on_bounded_sessions_whose_client_hung_up_while_its_reply_was_hel
 
 #[tokio::test]
 async fn a_call_on_rmcps_sessions_whose_client_hung_up_while_its_reply_was_held_stops() {
-    let settings = Settings {
-        plain_sessions: true,
-        ..Settings::default()
-    };
-    a_call_whose_client_hung_up_while_its_reply_was_held_stops(settings).await;
+    a_call_whose_client_hung_up_while_its_reply_was_held_stops(rmcps_sessions()).await;
 }
