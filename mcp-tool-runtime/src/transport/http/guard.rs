@@ -122,6 +122,11 @@ impl<S> HttpGuard<S> {
     /// Refuses a client's `initialize` with a JSON-RPC error (`-32029`, naming `max_sessions`)
     /// when `sessions`, the manager given to rmcp's service, has as many live sessions as it
     /// allows; and binds each session to the caller who opened it (see [`BoundedSessions`]).
+    ///
+    /// A 2025 request whose client hangs up before its reply ends is cancelled on its session
+    /// either way: by `sessions` itself when given (it knows each request's id), else by the
+    /// guard, which keeps, for each `tools/call` on a session, the headers its cancellation
+    /// needs.
     pub fn sessions(mut self, sessions: Arc<BoundedSessions>) -> Self {
         self.sessions = Some(sessions);
         self
