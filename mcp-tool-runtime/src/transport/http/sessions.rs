@@ -2,10 +2,9 @@
 //! session bound to the caller who opened it (feature `http`).
 
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-
-use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
 use futures_util::Stream;
