@@ -16,6 +16,7 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use rmcp::model::RequestId;
 
+use super::answering::cancelled;
 use super::body::HttpResponse;
 use super::guard::{Guarded, SESSION_ID};
 use super::outline::outline_or_reply;
@@ -162,14 +163,12 @@ where
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         runtime.spawn(async move {
-            let notice = serde_json::json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/cancelled",
-                "params": {"requestId": id, "reason": "the client closed the connection"},
-            });
+            let Ok(notice) = serde_json::to_vec(&cancelled(id)) else {
+                return;
+            };
             let mut request = Request::builder()
                 .method(Method::POST)
-                .body(Full::new(Bytes::from(notice.to_string())))
+                .body(Full::new(Bytes::from(notice)))
                 .expect("a valid request");
             *request.headers_mut() = call.headers.into_headers();
             if std::future::poll_fn(|cx| canceller.poll_ready(cx))

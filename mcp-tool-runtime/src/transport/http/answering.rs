@@ -134,8 +134,9 @@ impl Drop for InFlight {
     }
 }
 
-/// The cancellation of request `id`, as its client would have sent it.
-fn cancelled(id: RequestId) -> ClientJsonRpcMessage {
+/// The cancellation of request `id`, as its client would have sent it: for a request whose
+/// client closed the connection.
+pub(super) fn cancelled(id: RequestId) -> ClientJsonRpcMessage {
     ClientJsonRpcMessage::notification(ClientNotification::CancelledNotification(
         CancelledNotification::new(CancelledNotificationParam::new(
             Some(id),
