@@ -12,6 +12,8 @@
 //!   (`ServerDefaults::mirror(Mirror::Compact)`), the same bytes to frame as rmcp's.
 //! - **ours-streamed** (`http serve` only): ours with `HttpGuard::reply_hold(Duration::ZERO)`,
 //!   its 2025 replies written as rmcp writes them, in two.
+//! - **ours-sse** (`http serve` only): ours without rmcp's `with_json_response`, its 2026 replies
+//!   streamed as rmcp-once's are (the head, then the event), where ours writes one JSON reply.
 //! - **ours-on-rmcp** (instructions only): `ToolboxServer` served exactly as rmcp-once is (no
 //!   `HttpGuard`, rmcp's `LocalSessionManager`, `axum::serve`): the difference to ours is what
 //!   the guard, the session bound and our serve loop cost, and to rmcp-once what the call costs.
@@ -192,7 +194,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
         std::io::stdout().flush().unwrap();
         let never = std::future::pending::<()>();
         match kind {
-            "ours" | "ours-compact" | "ours-streamed" => {
+            "ours" | "ours-compact" | "ours-streamed" | "ours-sse" => {
                 const MAX_BODY_BYTES: usize = 4 << 20;
                 let mut toolbox = match kind {
                     "ours-compact" => Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
@@ -208,7 +210,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                     move || Ok(server.clone()),
                     sessions.clone(),
                     StreamableHttpServerConfig::default()
-                        .with_json_response(true)
+                        .with_json_response(kind != "ours-sse")
                         .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
                 );
                 let mut service = HttpGuard::rmcp(service)
