@@ -949,7 +949,8 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     // Three rounds a point either way: the median of three is not decided by one round in the
     // slow mode (BENCHMARKS.md, "In CI"), where a single round was.
-    let (seconds, rounds) = if quick { (1, 3) } else { (3, 3) };
+    let seconds = if quick { 1 } else { 3 };
+    let rounds = 3;
     // The counts take the same 200 calls in --quick too: over 20, the estimated cycles moved by
     // 4% between runs (a few seconds of callgrind each).
     let calls = 200;
