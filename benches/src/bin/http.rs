@@ -12,8 +12,11 @@
 //!   (`ServerDefaults::mirror(Mirror::Compact)`), the same bytes to frame as rmcp's.
 //! - **ours-streamed** (`http serve` only): ours with `HttpGuard::reply_hold(Duration::ZERO)`,
 //!   its 2025 replies written as rmcp writes them, in two.
-//! - **ours-sse** (`http serve` only): ours without rmcp's `with_json_response`, its 2026 replies
-//!   streamed as rmcp-once's are (the head, then the event), where ours writes one JSON reply.
+//! - **ours-sse** (`http serve` only): ours without rmcp's `with_json_response`: its 2026 replies
+//!   are event streams, as rmcp-once's are, where ours writes one JSON reply; held as ours'
+//!   2025 replies are, each still leaves in one write.
+//! - **ours-sse-streamed** (`http serve` only): ours-sse with `reply_hold(Duration::ZERO)`, its
+//!   2026 replies written as rmcp-once writes them (the head, then the event).
 //! - **ours-on-rmcp** (instructions only): `ToolboxServer` served exactly as rmcp-once is (no
 //!   `HttpGuard`, rmcp's `LocalSessionManager`, `axum::serve`): the difference to ours is what
 //!   the guard, the session bound and our serve loop cost, and to rmcp-once what the call costs.
@@ -194,7 +197,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
         std::io::stdout().flush().unwrap();
         let never = std::future::pending::<()>();
         match kind {
-            "ours" | "ours-compact" | "ours-streamed" | "ours-sse" => {
+            "ours" | "ours-compact" | "ours-streamed" | "ours-sse" | "ours-sse-streamed" => {
                 const MAX_BODY_BYTES: usize = 4 << 20;
                 let mut toolbox = match kind {
                     "ours-compact" => Toolbox::with_defaults(mcp_tool_runtime::ServerDefaults {
@@ -210,13 +213,13 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                     move || Ok(server.clone()),
                     sessions.clone(),
                     StreamableHttpServerConfig::default()
-                        .with_json_response(kind != "ours-sse")
+                        .with_json_response(!kind.starts_with("ours-sse"))
                         .with_max_request_body_bytes(2 * MAX_BODY_BYTES),
                 );
                 let mut service = HttpGuard::rmcp(service)
                     .max_body_bytes(MAX_BODY_BYTES)
                     .sessions(sessions);
-                if kind == "ours-streamed" {
+                if kind == "ours-streamed" || kind == "ours-sse-streamed" {
                     service = service.reply_hold(Duration::ZERO);
                 }
                 let router = axum::Router::new().nest_service("/mcp", service);
