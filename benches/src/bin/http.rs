@@ -219,7 +219,7 @@ fn serve(kind: &str, replay: Option<(String, Vec<u8>)>) {
                 let mut service = HttpGuard::rmcp(service)
                     .max_body_bytes(MAX_BODY_BYTES)
                     .sessions(sessions);
-                if kind == "ours-streamed" || kind == "ours-sse-streamed" {
+                if kind.ends_with("-streamed") {
                     service = service.reply_hold(Duration::ZERO);
                 }
                 let router = axum::Router::new().nest_service("/mcp", service);
