@@ -160,6 +160,13 @@ impl<S> HttpGuard<S> {
     /// A stream still open when the time is up (a slow call, or one sending progress) goes on
     /// from there as it came, its first events that much later; so does one with 64 KiB
     /// ready. `Duration::ZERO` sends every head as soon as rmcp gives it.
+    ///
+    /// The hold is a trade. A server with other work spends a write and a wakeup less on each
+    /// reply; one waiting on a single client that calls in turn, on a machine whose idle CPUs
+    /// halt (a virtual machine's commonly do), gives up the early head's wake-up of that
+    /// client, which the call's run would have hidden: measured pinned on such a machine, up to
+    /// 28% fewer calls a second for that one client (`BENCHMARKS.md`, "The 2025 reply in one
+    /// write"). A JSON reply (rmcp's `with_json_response`) is one write whatever the hold.
     pub fn reply_hold(mut self, hold: Duration) -> Self {
         self.reply_hold = hold;
         self
