@@ -27,6 +27,7 @@ use super::inflight::{
     DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_PER_SENDER, InFlight, OverBudget,
     Sender,
 };
+use super::opener::Opener;
 use super::outline::{outline_or_reply, unread_outline};
 use super::refusals::{Counters, HttpRefusals, Refusal};
 use super::sessions::{BoundedSessions, BoundedSessionsError};
@@ -233,7 +234,7 @@ where
         // for every request, and kept within glibc's per-thread cache (1,032 bytes) it sends
         // none of them to the allocator's bins (at 1,536 bytes it sent every one).
         let (parts, body) = request.into_parts();
-        let opener = match self.opener(&parts) {
+        let opener = match Opener::of(&parts, self.sessions.as_deref()) {
             Ok(opener) => opener,
             Err(response) => return Box::pin(std::future::ready(Ok(*response))),
         };
@@ -268,56 +269,7 @@ impl<S> Guarded for S where
 {
 }
 
-/// What the guard knows of a request's sender before its body arrives, as sessions need it.
-struct Opener {
-    /// Whom a session it opens belongs to: anyone else is told it does not exist.
-    owner: Option<crate::server::CallerKey>,
-    /// Whose share of sessions a new one counts against.
-    share: Option<crate::server::Holder>,
-    /// Whether it names a session (`Mcp-Session-Id`), readable or not.
-    has_session_header: bool,
-    /// Whether it came on a session it names.
-    on_session: bool,
-}
-
 impl<S> HttpGuard<S> {
-    /// The sender of the request `parts`, or the reply when the session it names is not its own.
-    fn opener(&self, parts: &http::request::Parts) -> Result<Opener, Box<HttpResponse>> {
-        let sessions = self.sessions.as_ref();
-        // A session belongs to the caller who opened it: anyone else is told it does not
-        // exist, whatever the method.
-        let owner = sessions.and_then(|_| crate::server::CallerKey::of_parts(parts));
-        // Whose share of sessions a new one counts against: a verified caller's. Without
-        // one, nothing tells callers apart (the session is all the identity there is), and
-        // the server's bound alone holds.
-        let share = sessions
-            .and_then(|_| {
-                crate::server::Holder::of(
-                    parts
-                        .extensions
-                        .get::<Arc<crate::auth::Caller>>()
-                        .map(|c| &**c),
-                    false,
-                )
-            })
-            .filter(|holder| matches!(holder, crate::server::Holder::Verified(_)));
-        let session_header = parts.headers.get(&SESSION_ID);
-        // Read in place, not copied: once the request moves on to rmcp, only whether it came
-        // on a session is needed.
-        let session = session_header.and_then(|v| v.to_str().ok());
-        if let (Some(sessions), Some(id)) = (sessions, session)
-            && !sessions.admits(id, owner.as_ref().map(|k| k.as_bytes()))
-        {
-            return Err(Box::new(session_not_found()));
-        }
-        Ok(Opener {
-            owner,
-            share,
-            has_session_header: session_header.is_some(),
-            on_session: session.is_some(),
-        })
-    }
-
     /// The future of a POST: its body read, screened and passed to `inner`, and a streamed reply
     /// held until its stream ends, briefly (after the POST's own future, not in it, where the
     /// hold's timer would make every request's future larger).
@@ -595,14 +547,6 @@ impl HttpGuard<()> {
     }
 }
 
-/// What rmcp answers for a session it does not know (the MCP spec: 404).
-fn session_not_found() -> HttpResponse {
-    Response::builder()
-        .status(StatusCode::NOT_FOUND)
-        .body(Full::new(Bytes::from_static(b"Not Found: Session not found")).boxed())
-        .expect("a valid response")
-}
-
 /// The methods the guard looks for in a body before it reads it (see [`may_name`]).
 static INITIALIZE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("initialize"));
 static TOOLS_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("tools/call"));
@@ -625,7 +569,7 @@ mod tests {
         body: B,
     ) -> usize {
         let (parts, ()) = Request::post("/mcp").body(()).unwrap().into_parts();
-        let opener = guard.opener(&parts).ok().unwrap();
+        let opener = Opener::of(&parts, guard.sessions.as_deref()).ok().unwrap();
         let future = guard.post_and_hold(guard.inner.clone(), parts, body, opener);
         std::mem::size_of_val(&future)
     }

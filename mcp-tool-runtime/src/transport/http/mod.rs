@@ -40,6 +40,7 @@ pub(crate) mod gate;
 mod guard;
 mod held;
 mod inflight;
+mod opener;
 mod outline;
 mod peers;
 mod proxied;
