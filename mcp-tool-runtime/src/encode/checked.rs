@@ -47,11 +47,14 @@ fn float(v: f64) -> Result<Value, EncodeError> {
 }
 
 #[derive(Clone, Copy)]
-struct Checked {
+pub(crate) struct Checked {
     depth: usize,
 }
 
 impl Checked {
+    /// The serializer of a whole payload: at depth 0.
+    pub(crate) const ROOT: Checked = Checked { depth: 0 };
+
     fn nest(self) -> Result<Checked, EncodeError> {
         if self.depth >= MAX_DEPTH {
             return Err(EncodeError::TooDeep {
@@ -65,7 +68,7 @@ impl Checked {
     }
 }
 
-struct SeqBuilder {
+pub(crate) struct SeqBuilder {
     inner: Checked,
     items: Vec<Value>,
 }
@@ -81,7 +84,7 @@ impl SeqBuilder {
     }
 }
 
-struct MapBuilder {
+pub(crate) struct MapBuilder {
     inner: Checked,
     entries: Entries,
     next_key: Option<String>,
@@ -140,7 +143,7 @@ impl MapBuilder {
 }
 
 /// `{"Variant": ...}` wrappers for externally tagged enum variants.
-struct VariantBuilder<B> {
+pub(crate) struct VariantBuilder<B> {
     variant: &'static str,
     body: B,
 }

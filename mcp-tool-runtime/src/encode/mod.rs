@@ -12,7 +12,7 @@ mod error;
 mod pretty;
 
 pub use checked::MAX_DEPTH;
-pub(crate) use checked::to_checked_value;
+pub(crate) use checked::{Checked, to_checked_value};
 pub use error::EncodeError;
 #[cfg(any(feature = "testing", feature = "self-check"))]
 pub(crate) use error::Segment;

@@ -8,9 +8,11 @@ use super::bounds::{
     StateType,
 };
 use super::option::MayBeNone;
+use crate::encode::Checked;
 use crate::result::ToolResult;
-use crate::schema::{self, InputSchemaBuilder, OutputSchema, SchemaObject};
+use crate::schema::{self, InputSchemaBuilder, OutputSchema, SchemaObject, functions_of};
 use crate::structured::AllowNone;
+use crate::tool::reader;
 use crate::tool::{StateRequirement, ToolCall};
 
 /// A tool's declaration from what every tool has, the rest at its defaults: a generated
@@ -41,7 +43,11 @@ pub fn argument<T: Argument>(call: &ToolCall<'_>, name: &str) -> Result<T, ToolR
 
 /// Reads all arguments as one `#[args]` struct.
 pub fn arguments<T: Argument>(call: &ToolCall<'_>) -> Result<T, ToolResult> {
-    call.arguments_as()
+    // `ToolCall::arguments_as`, written out: one function per argument type, not three.
+    match T::deserialize(reader::Object(&call.arguments)) {
+        Ok(value) => Ok(value),
+        Err(error) => Err(call.invalid_arguments(&error)),
+    }
 }
 
 /// Adds the argument `name` to an input schema.
@@ -65,12 +71,12 @@ pub fn header_param<T: HeaderArgument>(
 
 /// The input schema of an `#[args]` struct.
 pub fn arguments_schema<T: ArgumentSchema + ?Sized>() -> SchemaObject {
-    schema::input_schema_of::<T>()
+    schema::input_schema_of_functions(functions_of!(T))
 }
 
 /// The output schema of a tool returning `T`, declared without `allow_none`.
 pub fn output_schema<T: OutputSchemaType + ?Sized>() -> OutputSchema {
-    schema::output_schema::<T>(AllowNone::No)
+    schema::output_schema_of_functions(functions_of!(T), AllowNone::No)
 }
 
 /// The output schema of a tool declared with `allow_none` returning `R`, an `Option`.
@@ -78,13 +84,14 @@ pub fn option_output_schema<R: MayBeNone>() -> OutputSchema
 where
     R::Some: OutputSchemaType,
 {
-    schema::output_schema::<R::Some>(AllowNone::Yes)
+    schema::output_schema_of_functions(functions_of!(R::Some), AllowNone::Yes)
 }
 
 /// The result for a returned value, for kinds whose payload is JSON: only the serialization is
 /// generic over `T`; no media path is instantiated.
 pub fn finish<T: Output + ?Sized>(call: &ToolCall<'_>, value: &T) -> ToolResult {
-    crate::build::result_from_value(crate::encode::to_checked_value(value), call.options)
+    // `encode::to_checked_value`, written out: one function per returned type, not two.
+    crate::build::result_from_value(value.serialize(Checked::ROOT), call.options)
 }
 
 /// The result for a returned value of a tool that writes its own text (`text = path`): the

@@ -15,7 +15,7 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-pub(crate) use root::root_schema;
+pub(crate) use root::{Functions, functions_of, root_schema};
 
 use crate::structured::{self, AllowNone, Shape};
 use crate::version::{PerRevision, Revision};
@@ -134,6 +134,17 @@ fn generator_for_input() -> SchemaGenerator {
 pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
     build_output_schema(
         root::root_schema::<T>(generator_for_output()).to_value(),
+        allow_none,
+    )
+}
+
+/// [`output_schema`] of the type whose schema functions are given: not generic.
+pub(crate) fn output_schema_of_functions(
+    functions: Functions,
+    allow_none: AllowNone,
+) -> OutputSchema {
+    build_output_schema(
+        root::root_schema_with(generator_for_output(), functions).to_value(),
         allow_none,
     )
 }
@@ -342,6 +353,11 @@ fn is_constraint(keyword: &str) -> bool {
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
     build_input_schema(root::root_schema::<T>(generator_for_input()).to_value())
+}
+
+/// [`input_schema_of`] the type whose schema functions are given: not generic.
+pub(crate) fn input_schema_of_functions(functions: Functions) -> SchemaObject {
+    build_input_schema(root::root_schema_with(generator_for_input(), functions).to_value())
 }
 
 /// The non-generic rest of [`input_schema_of`]: compiled once, not once per argument type.

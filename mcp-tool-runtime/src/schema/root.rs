@@ -15,13 +15,29 @@ use std::cell::Cell;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-/// The functions of the type whose root schema is being generated on this thread.
+/// A type's three schema functions: all that its root schema needs of it, and all of it that
+/// is generic. A generated tool's schema function writes them out itself (see
+/// `private::call`), so its schemas instantiate no function of their own beyond the type's
+/// `JsonSchema` impl.
 #[derive(Clone, Copy)]
-struct Functions {
-    name: fn() -> Cow<'static, str>,
-    id: fn() -> Cow<'static, str>,
-    schema: fn(&mut SchemaGenerator) -> Schema,
+pub(crate) struct Functions {
+    pub(crate) name: fn() -> Cow<'static, str>,
+    pub(crate) id: fn() -> Cow<'static, str>,
+    pub(crate) schema: fn(&mut SchemaGenerator) -> Schema,
 }
+
+/// The [`Functions`] of the type `$t`, written out where the type is named: a generic function
+/// making them would be one more function per type to compile.
+macro_rules! functions_of {
+    ($t:ty) => {
+        $crate::schema::Functions {
+            name: <$t as ::schemars::JsonSchema>::schema_name,
+            id: <$t as ::schemars::JsonSchema>::schema_id,
+            schema: <$t as ::schemars::JsonSchema>::json_schema,
+        }
+    };
+}
+pub(crate) use functions_of;
 
 thread_local! {
     static CURRENT: Cell<Option<Functions>> = const { Cell::new(None) };
@@ -63,17 +79,11 @@ impl Drop for Restore {
 /// `generator.into_root_schema_for::<T>()`, with nothing but three function pointers generic
 /// over `T`.
 pub(crate) fn root_schema<T: JsonSchema + ?Sized>(generator: SchemaGenerator) -> Schema {
-    root_schema_with(
-        generator,
-        Functions {
-            name: T::schema_name,
-            id: T::schema_id,
-            schema: T::json_schema,
-        },
-    )
+    root_schema_with(generator, functions_of!(T))
 }
 
-fn root_schema_with(generator: SchemaGenerator, functions: Functions) -> Schema {
+/// [`root_schema`] of the type whose functions are given.
+pub(crate) fn root_schema_with(generator: SchemaGenerator, functions: Functions) -> Schema {
     let _restore = Restore(CURRENT.replace(Some(functions)));
     generator.into_root_schema_for::<Erased>()
 }

@@ -119,7 +119,7 @@ impl<'a> ToolCall<'a> {
         }
     }
 
-    fn invalid_arguments(&self, error: &PathError) -> ToolResult {
+    pub(crate) fn invalid_arguments(&self, error: &PathError) -> ToolResult {
         let place = error
             .path()
             .map_or_else(String::new, |at| format!(" at `{}`", quote(&at)));

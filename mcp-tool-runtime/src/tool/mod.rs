@@ -6,7 +6,7 @@
 mod call;
 mod declaration;
 mod entry;
-mod reader;
+pub(crate) mod reader;
 mod state;
 
 use futures_util::future::BoxFuture;

@@ -234,8 +234,13 @@ impl Toolbox {
     /// A duplicate or invalid name, a resolution that would advertise an `outputSchema` without
     /// `structuredContent`, or state the tool needs and the toolbox lacks.
     pub fn register(&mut self, tool: impl Tool) -> Result<&mut Self, RegistrationError> {
-        // Everything but the boxing is one non-generic function, not one copy per tool.
-        self.register_shared(Arc::new(tool))
+        // Everything but the boxing is one non-generic function, not one copy per tool; and
+        // `Box::new` is one function per tool where `Arc::new` is two.
+        self.register_boxed(Box::new(tool))
+    }
+
+    fn register_boxed(&mut self, tool: Box<dyn Tool>) -> Result<&mut Self, RegistrationError> {
+        self.register_shared(Arc::from(tool))
     }
 
     /// Registers several tools at once, in order, stopping at the first that cannot be: with

@@ -299,12 +299,27 @@ impl<'de> Deserializer<'de> for Node<'de> {
 }
 
 /// An object read as a whole: what serde_json's `&Map` deserializer does.
-struct Object<'de>(&'de Map<String, Value>);
+pub(crate) struct Object<'de>(pub(crate) &'de Map<String, Value>);
 
 impl<'de> Deserializer<'de> for Object<'de> {
     type Error = PathError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visit_object(self.0, visitor)
+    }
+
+    // A struct or a map is what `#[args]` types are: read directly, not through
+    // `deserialize_any` (one function less per type).
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        visit_object(self.0, visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
         visit_object(self.0, visitor)
     }
 
@@ -334,7 +349,7 @@ impl<'de> Deserializer<'de> for Object<'de> {
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct identifier
+        tuple_struct identifier
     }
 }
 
@@ -418,7 +433,7 @@ struct Entries<'de> {
 
 impl<'de> Entries<'de> {
     /// The next entry's key, its value kept for `next_value_seed`.
-    fn next_key(&mut self) -> Option<&'de str> {
+    fn advance(&mut self) -> Option<&'de str> {
         let (key, value) = self.entries.next()?;
         self.value = Some((key, value));
         Some(key)
@@ -437,13 +452,35 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, PathError> {
-        let Some(key) = self.next_key() else {
+        let Some(key) = self.advance() else {
             return Ok(None);
         };
         // A key that cannot be read (an unknown field, a key that is not the number it must be)
         // is where the error is, named as it was sent.
         match seed.deserialize(Key(key)) {
             Ok(key) => Ok(Some(key)),
+            Err(error) => Err(error.under_key(key)),
+        }
+    }
+
+    // `next_key` and `next_value` as `next_key_seed` and `next_value_seed` do them, without the
+    // `PhantomData` seed: what a derived `Deserialize` calls, each one function less per type.
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>, PathError> {
+        let Some(key) = self.advance() else {
+            return Ok(None);
+        };
+        match K::deserialize(Key(key)) {
+            Ok(key) => Ok(Some(key)),
+            Err(error) => Err(error.under_key(key)),
+        }
+    }
+
+    fn next_value<T: de::Deserialize<'de>>(&mut self) -> Result<T, PathError> {
+        let Some((key, value)) = self.value.take() else {
+            return Err(de::Error::custom("value is missing"));
+        };
+        match T::deserialize(Node(value)) {
+            Ok(value) => Ok(value),
             Err(error) => Err(error.under_key(key)),
         }
     }
@@ -496,6 +533,16 @@ impl<'de> Deserializer<'de> for Key<'de> {
         visitor.visit_borrowed_str(self.0)
     }
 
+    // A derived struct's field names and a map's `String` keys: read directly, not through
+    // `deserialize_any` (one function less per type).
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
     numeric_key! {
         deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
@@ -535,8 +582,7 @@ impl<'de> Deserializer<'de> for Key<'de> {
     }
 
     forward_to_deserialize_any! {
-        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
-        identifier ignored_any
+        char str bytes byte_buf unit unit_struct seq tuple tuple_struct map struct ignored_any
     }
 }
 
