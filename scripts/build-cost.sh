@@ -11,6 +11,8 @@
 # INSTRUCTIONS=1 counts instead of timing: rustc's instructions (valgrind's callgrind) for a clean
 # build of each crate and for its rebuild after the same edit, one run each, as instruction counts
 # do not depend on what else the machine is doing (minutes per crate under callgrind).
+# FUNCTIONS=1 counts the functions each crate compiles (rustc's -Zprint-mono-items, allowed on a
+# stable rustc by RUSTC_BOOTSTRAP=1), in all and per tool (those compiled once for each of the 100).
 # CRATES="floor ours" measures only those crates (the floor must be one of them).
 # GENERATE_ONLY=1 generates and builds the crates (in target/build-cost) without timing them,
 # e.g. for `cargo llvm-lines -p ours` there.
@@ -119,6 +121,24 @@ edit() {
   sed -E -i "/fn tool_7\(/ s/\+ 7( \+ [0-9]+)?,/+ 7 + $2,/" "$1/src/lib.rs"
   grep -q "+ 7 + $2," "$1/src/lib.rs" || { echo "the edit of tool_7 failed in $1"; exit 1; }
 }
+if [ -n "${FUNCTIONS:-}" ]; then
+  echo "| crate (100 tools) | functions compiled | per tool |"
+  echo "| --- | --- | --- |"
+  for crate in $crates; do
+    edit "$crate" 1
+    command=$(cargo build -v -p "$crate" 2>&1 | sed -n "s/^ *Running \`\(.*--crate-name $crate .*\)\`$/\1/p" |
+      sed -E 's/-C incremental=[^ ]*//; s/--out-dir [^ ]*//')
+    [ -n "$command" ] || { echo "no rustc command seen for $crate"; exit 1; }
+    out=$(mktemp -d)
+    items=$(eval "RUSTC_BOOTSTRAP=1 $command -Zprint-mono-items --out-dir $out" 2>&1 | grep '^MONO_ITEM' |
+      sed -E 's/ @@ .*//')
+    rm -rf "$out"
+    # A function of one tool names its types or its function, numbered 0 to 99.
+    per_tool=$(echo "$items" | sed -E 's/(Args|Out|tool_)[0-9]+/\1N/g' | sort | uniq -c | awk '$1 == 100' | wc -l)
+    echo "| $crate | $(echo "$items" | wc -l) | $per_tool |"
+  done
+  exit 0
+fi
 if [ -n "${INSTRUCTIONS:-}" ]; then
   # rustc's own command for a crate, as cargo runs it, then run again by hand under callgrind:
   # first with no incremental state (the clean build), then after the edit (the rebuild).
