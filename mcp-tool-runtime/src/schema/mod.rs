@@ -355,7 +355,7 @@ pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
     build_input_schema(root::root_schema::<T>(generator_for_input()).to_value())
 }
 
-/// [`input_schema_of`] the type whose schema functions are given: not generic.
+/// [`input_schema_of`] of the type whose schema functions are given: not generic.
 pub(crate) fn input_schema_of_functions(functions: Functions) -> SchemaObject {
     build_input_schema(root::root_schema_with(generator_for_input(), functions).to_value())
 }

@@ -432,7 +432,7 @@ struct Entries<'de> {
 }
 
 impl<'de> Entries<'de> {
-    /// The next entry's key, its value kept for `next_value_seed`.
+    /// The next entry's key, its value kept for `next_value_seed` or `next_value`.
     fn advance(&mut self) -> Option<&'de str> {
         let (key, value) = self.entries.next()?;
         self.value = Some((key, value));
