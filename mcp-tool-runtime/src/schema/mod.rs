@@ -132,10 +132,7 @@ fn generator_for_input() -> SchemaGenerator {
 /// assert_eq!(list.schema()["required"], serde_json::json!(["result"]));
 /// ```
 pub fn output_schema<T: JsonSchema + ?Sized>(allow_none: AllowNone) -> OutputSchema {
-    build_output_schema(
-        root::root_schema::<T>(generator_for_output()).to_value(),
-        allow_none,
-    )
+    output_schema_of_functions(functions_of!(T), allow_none)
 }
 
 /// [`output_schema`] of the type whose schema functions are given: not generic.
@@ -352,7 +349,7 @@ fn is_constraint(keyword: &str) -> bool {
 /// assert_eq!(schema["properties"]["customer"]["description"], "Who pays.");
 /// ```
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> SchemaObject {
-    build_input_schema(root::root_schema::<T>(generator_for_input()).to_value())
+    input_schema_of_functions(functions_of!(T))
 }
 
 /// [`input_schema_of`] of the type whose schema functions are given: not generic.
