@@ -439,6 +439,14 @@ impl<'de> Entries<'de> {
         Some(key)
     }
 
+    /// The entry whose key was read last, for `next_value_seed` or `next_value`; an error if no
+    /// key was read before it.
+    fn held(&mut self) -> Result<(&'de str, &'de Value), PathError> {
+        self.value
+            .take()
+            .ok_or_else(|| de::Error::custom("value is missing"))
+    }
+
     /// serde_json's error for a visitor that stopped before the end of the object.
     fn left_over(&self, len: usize) -> Option<PathError> {
         (self.entries.len() != 0).then(|| de::Error::invalid_length(len, &"fewer elements in map"))
@@ -476,9 +484,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
     }
 
     fn next_value<T: de::Deserialize<'de>>(&mut self) -> Result<T, PathError> {
-        let Some((key, value)) = self.value.take() else {
-            return Err(de::Error::custom("value is missing"));
-        };
+        let (key, value) = self.held()?;
         match T::deserialize(Node(value)) {
             Ok(value) => Ok(value),
             Err(error) => Err(error.under_key(key)),
@@ -486,9 +492,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, PathError> {
-        let Some((key, value)) = self.value.take() else {
-            return Err(de::Error::custom("value is missing"));
-        };
+        let (key, value) = self.held()?;
         match seed.deserialize(Node(value)) {
             Ok(value) => Ok(value),
             Err(error) => Err(error.under_key(key)),
