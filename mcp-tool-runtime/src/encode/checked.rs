@@ -26,7 +26,7 @@ pub const MAX_DEPTH: usize = 128;
 /// [`encode_json`](crate::encode_json) refuses. This is the value `structuredContent` carries:
 /// `{2: "b", 10: "a"}` becomes `{"10": "a", "2": "b"}`.
 pub(crate) fn to_checked_value<T: Serialize + ?Sized>(payload: &T) -> Result<Value, EncodeError> {
-    payload.serialize(Checked { depth: 0 })
+    payload.serialize(Checked::ROOT)
 }
 
 /// An object whose keys are in code-point order. Without serde_json's `preserve_order` feature a

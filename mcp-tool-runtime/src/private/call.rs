@@ -101,8 +101,9 @@ pub fn finish_with_text<T: Output + ?Sized>(
     value: &T,
     render: fn(&T) -> String,
 ) -> ToolResult {
+    // As in `finish`: the serialization written out, one function per returned type.
     crate::build::result_with_text(
-        crate::encode::to_checked_value(value),
+        value.serialize(Checked::ROOT),
         call.options,
         Some(render(value)),
     )
