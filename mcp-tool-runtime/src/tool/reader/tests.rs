@@ -215,3 +215,36 @@ fn a_path_names_keys_and_indexes_from_the_root_out() {
     assert_eq!(error.path(), None);
     assert_eq!(error.to_string(), "invalid type: string \"x\", expected u8");
 }
+
+/// A map visitor that asks for a value before any key: by `next_value` (`SEED` false) or by
+/// `next_value_seed`, as a hand-written `Deserialize` might.
+#[derive(Debug, PartialEq)]
+struct ValueFirst<const SEED: bool>(u32);
+
+impl<'de, const SEED: bool> Deserialize<'de> for ValueFirst<SEED> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Asks<const SEED: bool>;
+        impl<'de, const SEED: bool> Visitor<'de> for Asks<SEED> {
+            type Value = ValueFirst<SEED>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let value = match SEED {
+                    false => map.next_value::<u32>()?,
+                    true => map.next_value_seed(std::marker::PhantomData::<u32>)?,
+                };
+                Ok(ValueFirst(value))
+            }
+        }
+        deserializer.deserialize_map(Asks::<SEED>)
+    }
+}
+
+#[test]
+fn a_value_asked_for_before_its_key_fails_as_serde_json_fails_it() {
+    same::<ValueFirst<false>>(&[json!({"a": 1}), json!({})]);
+    same::<ValueFirst<true>>(&[json!({"a": 1}), json!({})]);
+    let error = from_value::<ValueFirst<false>>(&json!({"a": 1})).unwrap_err();
+    assert_eq!(error.inner().to_string(), "value is missing");
+}
