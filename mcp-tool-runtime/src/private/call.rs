@@ -43,7 +43,8 @@ pub fn argument<T: Argument>(call: &ToolCall<'_>, name: &str) -> Result<T, ToolR
 
 /// Reads all arguments as one `#[args]` struct.
 pub fn arguments<T: Argument>(call: &ToolCall<'_>) -> Result<T, ToolResult> {
-    // `ToolCall::arguments_as`, written out: one function per argument type, not three.
+    // The reading itself, not a call to a helper: one function per argument type, not three.
+    // `ToolCall::arguments_as` (hand-written tools) calls this.
     match T::deserialize(reader::Object(&call.arguments)) {
         Ok(value) => Ok(value),
         Err(error) => Err(call.invalid_arguments(&error)),

@@ -112,11 +112,8 @@ impl<'a> ToolCall<'a> {
 
     /// All arguments deserialized as one argument struct `T`.
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
-        // Read in place: no copy of the arguments.
-        match reader::from_map(&self.arguments) {
-            Ok(value) => Ok(value),
-            Err(error) => Err(self.invalid_arguments(&error)),
-        }
+        // What a generated tool calls: read in place, no copy of the arguments.
+        crate::__private::arguments(self)
     }
 
     pub(crate) fn invalid_arguments(&self, error: &PathError) -> ToolResult {

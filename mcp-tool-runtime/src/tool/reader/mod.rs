@@ -27,13 +27,6 @@ pub(crate) fn from_value<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Res
     T::deserialize(Node(value))
 }
 
-/// Reads the object `map` as `T`, as serde_json's `&Map` deserializer does.
-pub(crate) fn from_map<'de, T: de::Deserialize<'de>>(
-    map: &'de Map<String, Value>,
-) -> Result<T, PathError> {
-    T::deserialize(Object(map))
-}
-
 /// One step from a value into a part of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Segment {

@@ -99,7 +99,7 @@ fn same<T: DeserializeOwned + PartialEq + Debug>(values: &[Value]) {
         }
         assert_eq!(ours, theirs, "{} from {value}", std::any::type_name::<T>());
         if let Value::Object(map) = value {
-            let ours = from_map::<T>(map).map_err(|e| (e.inner().to_string(), e.path()));
+            let ours = T::deserialize(Object(map)).map_err(|e| (e.inner().to_string(), e.path()));
             let theirs = T::deserialize(map).map_err(|e| e.to_string());
             assert_eq!(ours.map_err(|(m, _)| m), theirs, "from the map {value}");
         }
