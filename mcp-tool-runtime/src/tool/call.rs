@@ -111,6 +111,47 @@ impl<'a> ToolCall<'a> {
     }
 
     /// All arguments deserialized as one argument struct `T`.
+    ///
+    /// Read as serde_json reads the object, in place. Errors are `isError` results naming the
+    /// tool and the path to where the arguments went wrong.
+    ///
+    /// ```
+    /// use mcp_tool_runtime::{BoxFuture, Tool, ToolCall, ToolDeclaration, ToolResult, Toolbox};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Move { x: i64, y: i64 }
+    ///
+    /// struct Walk;
+    ///
+    /// impl Tool for Walk {
+    ///     fn declaration(&self) -> ToolDeclaration {
+    ///         ToolDeclaration::new("walk")
+    ///     }
+    ///     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, ToolResult> {
+    ///         Box::pin(async move {
+    ///             match call.arguments_as::<Move>() {
+    ///                 Ok(step) => call.finish(&(step.x + step.y)),
+    ///                 Err(error) => error,
+    ///             }
+    ///         })
+    ///     }
+    /// }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(Walk).unwrap();
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let walked = toolbox.call_tool("walk", serde_json::json!({"x": 1, "y": 2})).await.unwrap();
+    /// assert!(!walked.is_error);
+    /// assert_eq!(walked.structured_content, Some(serde_json::json!({"result": 3})));
+    ///
+    /// let refused = toolbox.call_tool("walk", serde_json::json!({"x": 1, "y": "2"})).await.unwrap();
+    /// assert!(refused.is_error);
+    /// assert_eq!(
+    ///     refused.text(),
+    ///     Some("invalid arguments of tool `walk` at `y`: invalid type: string \"2\", expected i64")
+    /// );
+    /// # });
+    /// ```
     pub fn arguments_as<T: DeserializeOwned>(&self) -> Result<T, ToolResult> {
         // What a generated tool calls: read in place, no copy of the arguments.
         crate::__private::arguments(self)
